@@ -1,0 +1,164 @@
+package dev.millpond.observability;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.DoubleSupplier;
+
+/**
+ * Every metric millpond exports, under the Python original's names and labels, so existing dashboards and alerts keep
+ * working after an image swap. Micrometer's Prometheus naming turns {@code millpond.records.consumed} into
+ * {@code millpond_records_consumed_total}; each meter carries {@code pipeline} and {@code broker_source}.
+ */
+public final class MillpondMetrics {
+
+    /** Python prometheus_client's default histogram buckets, which the original's flush-duration histogram used. */
+    static final double[] DEFAULT_SECONDS_BUCKETS = {.005, .01, .025, .05, .075, .1, .25, .5, .75, 1, 2.5, 5, 7.5, 10};
+    static final double[] FLUSH_BYTES_BUCKETS = {1e6, 5e6, 10e6, 25e6, 50e6, 100e6, 250e6, 500e6, 1e9};
+    static final double[] FLUSH_RECORDS_BUCKETS = {100, 500, 1000, 5000, 10000, 50000, 100000, 500000, 1000000};
+
+    private final MeterRegistry registry;
+    private final Tags base;
+
+    private final Counter recordsWritten;
+    private final DistributionSummary flushDuration;
+    private final DistributionSummary conversionSeconds;
+    private final DistributionSummary flushSizeBytes;
+    private final DistributionSummary flushSizeRecords;
+    private final GaugeValue pendingBytes = new GaugeValue();
+    private final GaugeValue bufferFullness = new GaugeValue();
+    private final GaugeValue consumeBatchSize = new GaugeValue();
+    private final Counter schemaColumnsAdded;
+    private final Counter schemaColumnsWidened;
+
+    private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+    private final Map<String, GaugeValue> gauges = new ConcurrentHashMap<>();
+
+    public MillpondMetrics(MeterRegistry registry, String pipeline, String brokerSource) {
+        this.registry = registry;
+        this.base = Tags.of("pipeline", pipeline, "broker_source", brokerSource);
+        // Unlabelled series exist from the first scrape, as in the original.
+        recordsWritten = Counter.builder("millpond.records.written").tags(base).register(registry);
+        schemaColumnsAdded = Counter.builder("millpond.schema.columns.added").tags(base).register(registry);
+        schemaColumnsWidened = Counter.builder("millpond.schema.columns.widened").tags(base).register(registry);
+        flushDuration = histogram("millpond.flush.duration.seconds", DEFAULT_SECONDS_BUCKETS);
+        conversionSeconds = histogram("millpond.arrow.conversion.seconds", DEFAULT_SECONDS_BUCKETS);
+        flushSizeBytes = histogram("millpond.flush.size.bytes", FLUSH_BYTES_BUCKETS);
+        flushSizeRecords = histogram("millpond.flush.size.records", FLUSH_RECORDS_BUCKETS);
+        gauge("millpond.pending.bytes", Tags.empty(), pendingBytes);
+        gauge("millpond.buffer.fullness", Tags.empty(), bufferFullness);
+        gauge("millpond.consume.batch.size.current", Tags.empty(), consumeBatchSize);
+    }
+
+    private DistributionSummary histogram(String name, double[] buckets) {
+        return DistributionSummary.builder(name).tags(base).serviceLevelObjectives(buckets).register(registry);
+    }
+
+    private void gauge(String name, Tags extra, GaugeValue value) {
+        Gauge.builder(name, value, GaugeValue::get).tags(base.and(extra)).register(registry);
+    }
+
+    private Counter counter(String name, String label, String value) {
+        return counters.computeIfAbsent(name + '\u0000' + label + '\u0000' + value,
+                k -> Counter.builder(name).tags(base.and(label, value)).register(registry));
+    }
+
+    private GaugeValue labelledGauge(String name, String label, String value) {
+        return gauges.computeIfAbsent(name + '\u0000' + label + '\u0000' + value, k -> {
+            GaugeValue g = new GaugeValue();
+            gauge(name, Tags.of(label, value), g);
+            return g;
+        });
+    }
+
+    public void recordsConsumed(int partition, long n) {
+        counter("millpond.records.consumed", "partition", Integer.toString(partition)).increment(n);
+    }
+
+    public void recordsWritten(long n) {
+        recordsWritten.increment(n);
+    }
+
+    public void batchFlushed(FlushTrigger trigger) {
+        counter("millpond.batches.flushed", "trigger", trigger.label()).increment();
+    }
+
+    public void recordsSkipped(SkipReason reason, long n) {
+        if (n > 0) {
+            counter("millpond.records.skipped", "reason", reason.label()).increment(n);
+        }
+    }
+
+    public void error(ErrorType type) {
+        counter("millpond.errors", "type", type.label()).increment();
+    }
+
+    public void flushDuration(double seconds) {
+        flushDuration.record(seconds);
+    }
+
+    public void arrowConversion(double seconds) {
+        conversionSeconds.record(seconds);
+    }
+
+    public void flushSize(long bytes, long records) {
+        flushSizeBytes.record(bytes);
+        flushSizeRecords.record(records);
+    }
+
+    public void pendingBytes(long bytes) {
+        pendingBytes.set(bytes);
+    }
+
+    public void bufferFullness(double fullness) {
+        bufferFullness.set(fullness);
+    }
+
+    public void consumeBatchSize(int size) {
+        consumeBatchSize.set(size);
+    }
+
+    public void consumerLag(int partition, long lag) {
+        labelledGauge("millpond.consumer.lag", "partition", Integer.toString(partition)).set(lag);
+    }
+
+    public void lastCommittedOffset(int partition, long offset) {
+        labelledGauge("millpond.last.committed.offset", "partition", Integer.toString(partition)).set(offset);
+    }
+
+    public void schemaColumnAdded() {
+        schemaColumnsAdded.increment();
+    }
+
+    public void schemaColumnWidened() {
+        schemaColumnsWidened.increment();
+    }
+
+    /** A gauge registered once and set from the pump thread; the scrape thread only reads it. */
+    public void registerGauge(String name, DoubleSupplier supplier) {
+        Gauge.builder(name, supplier, DoubleSupplier::getAsDouble).tags(base).register(registry);
+    }
+
+    public MeterRegistry registry() {
+        return registry;
+    }
+
+    /** Holder for a gauge value: Micrometer gauges read an object, they do not store a value. */
+    static final class GaugeValue {
+        private final AtomicLong bits = new AtomicLong(Double.doubleToLongBits(0));
+
+        void set(double v) {
+            bits.set(Double.doubleToLongBits(v));
+        }
+
+        double get() {
+            return Double.longBitsToDouble(bits.get());
+        }
+    }
+}

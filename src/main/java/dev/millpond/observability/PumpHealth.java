@@ -1,0 +1,65 @@
+package dev.millpond.observability;
+
+import java.util.Locale;
+
+/**
+ * What the probes know about the pump. The pump thread writes it; the HTTP threads only read it. Liveness is "a poll
+ * returned recently" (480 s, the original's deadline); readiness additionally needs a constructed sink and assigned
+ * partitions (decision D8), so a pod never reports ready while it cannot write.
+ */
+public final class PumpHealth {
+
+    public static final double MAX_POLL_AGE_SECONDS = 480.0;
+
+    private final long startNanos = System.nanoTime();
+    private volatile long lastPollNanos = startNanos;
+    private volatile long lastFlushNanos = -1;
+    private volatile boolean sinkReady;
+    private volatile boolean partitionsAssigned;
+
+    public void pollReturned() {
+        lastPollNanos = System.nanoTime();
+    }
+
+    public void flushed() {
+        lastFlushNanos = System.nanoTime();
+    }
+
+    public void sinkReady() {
+        sinkReady = true;
+    }
+
+    public void partitionsAssigned() {
+        partitionsAssigned = true;
+    }
+
+    public double secondsSinceLastPoll() {
+        return (System.nanoTime() - lastPollNanos) / 1e9;
+    }
+
+    public boolean alive() {
+        return secondsSinceLastPoll() < MAX_POLL_AGE_SECONDS;
+    }
+
+    public boolean ready() {
+        return sinkReady && partitionsAssigned && alive();
+    }
+
+    /** The original's probe body after its first word: {@code poll=<x.x>s ago flush=<y.y>s ago|never}. */
+    public String describe() {
+        long flush = lastFlushNanos;
+        String flushText = flush < 0 ? "never"
+                : String.format(Locale.ROOT, "%.1fs ago", (System.nanoTime() - flush) / 1e9);
+        return String.format(Locale.ROOT, "poll=%.1fs ago flush=%s", secondsSinceLastPoll(), flushText);
+    }
+
+    public String readinessDetail() {
+        if (!sinkReady) {
+            return "sink not constructed";
+        }
+        if (!partitionsAssigned) {
+            return "partitions not assigned";
+        }
+        return alive() ? "ready" : "poll stale";
+    }
+}

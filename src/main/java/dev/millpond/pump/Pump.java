@@ -1,0 +1,291 @@
+package dev.millpond.pump;
+
+import dev.millpond.convert.BatchUnifier;
+import dev.millpond.convert.ConvertedBatch;
+import dev.millpond.convert.JsonToArrow;
+import dev.millpond.kafka.LagMonitor;
+import dev.millpond.observability.ErrorType;
+import dev.millpond.observability.FlushTrigger;
+import dev.millpond.observability.MillpondMetrics;
+import dev.millpond.observability.PumpHealth;
+import dev.millpond.observability.SkipReason;
+import dev.millpond.sinks.FlushBatch;
+import dev.millpond.sinks.Sink;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.jboss.logging.Logger;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The one loop: consume → JSON → Arrow → accumulate → (size or time) → write → commit offsets. Everything here runs
+ * on one thread; other threads only read {@link PumpHealth} and the metrics, and may call {@link #requestStop()}.
+ * Offsets are committed only after the sink accepted the rows, so Kafka stays the buffer and nothing is lost.
+ */
+public final class Pump {
+
+    private static final Logger LOG = Logger.getLogger(Pump.class);
+    private static final long HEARTBEAT_NANOS = Duration.ofSeconds(60).toNanos();
+
+    private final PumpSettings settings;
+    private final Consumer<byte[], byte[]> consumer;
+    private final AdaptivePoller poller;
+    private final JsonToArrow converter;
+    private final BatchUnifier unifier;
+    private final Sink sink;
+    private final MillpondMetrics metrics;
+    private final PumpHealth health;
+    private final LagMonitor lag;
+    private final RetryPolicy writeRetry;
+    private final RetryPolicy commitRetry;
+    private final Sleeper sleeper;
+
+    private final PendingBuffer pending = new PendingBuffer();
+    private final OffsetLedger ledger = new OffsetLedger();
+    private volatile boolean stopRequested;
+    private long lastFlushNanos = System.nanoTime();
+    private long lastHeartbeatNanos = System.nanoTime();
+
+    public Pump(PumpSettings settings, Consumer<byte[], byte[]> consumer, JsonToArrow converter, BatchUnifier unifier,
+                Sink sink, MillpondMetrics metrics, PumpHealth health, LagMonitor lag, RetryPolicy writeRetry,
+                Sleeper sleeper) {
+        this.settings = settings;
+        this.consumer = consumer;
+        this.poller = new AdaptivePoller(consumer);
+        this.converter = converter;
+        this.unifier = unifier;
+        this.sink = sink;
+        this.metrics = metrics;
+        this.health = health;
+        this.lag = lag;
+        this.writeRetry = writeRetry;
+        this.commitRetry = RetryPolicy.offsetCommits();
+        this.sleeper = sleeper;
+    }
+
+    /** Asks the loop to finish its current step, flush what is pending, commit, and return. Safe from any thread. */
+    public void requestStop() {
+        stopRequested = true;
+        consumer.wakeup();
+    }
+
+    /**
+     * Runs until {@link #requestStop()} (then flushes and returns normally) or until a write or commit exhausts its
+     * retries (then throws {@link PumpFailure} without flushing again: the rows are still in Kafka).
+     */
+    public void run() {
+        try {
+            while (!stopRequested) {
+                iterate();
+            }
+        } catch (WakeupException e) {
+            if (!stopRequested) {
+                throw e;
+            }
+        }
+        shutdownFlush();
+    }
+
+    void iterate() {
+        long intervalNanos = settings.flushIntervalMs() * 1_000_000L;
+        long sinceFlush = System.nanoTime() - lastFlushNanos;
+        long timeoutMs = Math.max(100, Math.min(60_000, (intervalNanos - sinceFlush) / 1_000_000L));
+        int batchSize = settings.batchSize(pending.bytes());
+        metrics.consumeBatchSize(batchSize);
+        if (settings.flushSizeBytes() > 0) {
+            metrics.bufferFullness(Math.round(1000.0 * pending.bytes() / settings.flushSizeBytes()) / 1000.0);
+        }
+
+        List<ConsumerRecord<byte[], byte[]>> records;
+        try {
+            records = poller.poll(batchSize, Duration.ofMillis(timeoutMs));
+        } catch (WakeupException e) {
+            throw e;
+        } catch (KafkaException e) {
+            metrics.error(ErrorType.KAFKA);
+            LOG.warnf("Kafka consume error: %s", e.toString());
+            sleeper.sleep(1.0);
+            return;
+        }
+        health.pollReturned();
+        heartbeat();
+
+        List<byte[]> values = new ArrayList<>(records.size());
+        Map<Integer, Integer> consumedPerPartition = new HashMap<>();
+        for (ConsumerRecord<byte[], byte[]> record : records) {
+            consumedPerPartition.merge(record.partition(), 1, Integer::sum);
+            ledger.handled(record.partition(), record.offset());
+            if (record.value() != null) {
+                values.add(record.value());
+            }
+        }
+        consumedPerPartition.forEach(metrics::recordsConsumed);
+        if (!values.isEmpty()) {
+            accumulate(values);
+        }
+
+        boolean sizeFired = settings.flushSizeBytes() <= 0 ? !records.isEmpty()
+                : pending.bytes() >= settings.flushSizeBytes();
+        boolean timeFired = System.nanoTime() - lastFlushNanos >= intervalNanos;
+        if (!sizeFired && !timeFired) {
+            return;
+        }
+        if (pending.records() > 0) {
+            flush(sizeFired ? FlushTrigger.SIZE : FlushTrigger.TIME);
+        } else if (!ledger.isEmpty()) {
+            // Decision D6: skipped records and tombstones still move the committed offset.
+            commitWithRetry();
+            lastFlushNanos = System.nanoTime();
+        }
+    }
+
+    private void accumulate(List<byte[]> values) {
+        long t0 = System.nanoTime();
+        ConvertedBatch converted = converter.convert(values);
+        if (converted.rows() > 0) {
+            metrics.arrowConversion((System.nanoTime() - t0) / 1e9);
+        }
+        metrics.recordsSkipped(SkipReason.JSON_PARSE, values.size() - converted.rows());
+        VectorSchemaRoot root = converted.root();
+        if (root == null) {
+            return;
+        }
+        if (root.getRowCount() == 0) {
+            root.close();
+            return;
+        }
+        pending.add(root, converted.nbytes());
+        metrics.pendingBytes(pending.bytes());
+    }
+
+    private void flush(FlushTrigger trigger) {
+        long started = System.nanoTime();
+        long bytes = pending.bytes();
+        long records = pending.records();
+        List<VectorSchemaRoot> unified = unifier.unify(pending.drain());
+        long written;
+        int columns;
+        double writeSeconds;
+        try {
+            FlushBatch batch = new FlushBatch(unified.get(0).getSchema(), unified, records);
+            columns = batch.schema().getFields().size();
+            long writeStart = System.nanoTime();
+            written = writeWithRetry(batch);
+            writeSeconds = (System.nanoTime() - writeStart) / 1e9;
+            metrics.flushDuration(writeSeconds);
+        } finally {
+            unified.forEach(VectorSchemaRoot::close);
+        }
+        Map<Integer, Long> next = ledger.nextOffsets();
+        commitWithRetry();
+
+        metrics.recordsWritten(written);
+        metrics.batchFlushed(trigger);
+        metrics.flushSize(bytes, records);
+        metrics.pendingBytes(0);
+        next.forEach(metrics::lastCommittedOffset);
+        LOG.infof("Flush: %d records, %d bytes, %d columns, write=%ss, elapsed=%ss", records, bytes, columns,
+                seconds(writeSeconds), seconds((System.nanoTime() - started) / 1e9));
+        lag.maybeRefresh(consumer, next);
+        lastFlushNanos = System.nanoTime();
+        health.flushed();
+    }
+
+    private long writeWithRetry(FlushBatch batch) {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                return sink.write(batch);
+            } catch (Exception e) {
+                ErrorType type = sink.classify(e);
+                metrics.error(type);
+                if (attempt + 1 >= writeRetry.attempts()) {
+                    throw new PumpFailure("Write failed after " + writeRetry.attempts() + " attempts", e);
+                }
+                double delay = writeRetry.delaySeconds(attempt);
+                LOG.warnf("Write attempt %d/%d failed (%s), retrying in %ss: %s", attempt + 1, writeRetry.attempts(),
+                        type.label(), seconds(delay), e.getMessage());
+                sink.resetCaches();
+                sleeper.sleep(delay);
+            }
+        }
+    }
+
+    private void commitWithRetry() {
+        var request = ledger.commitRequest(settings.topic());
+        for (int attempt = 0; ; attempt++) {
+            try {
+                consumer.commitSync(request);
+                ledger.clear();
+                return;
+            } catch (WakeupException e) {
+                // A stop request must not abandon a commit whose write already succeeded.
+                attempt--;
+            } catch (KafkaException e) {
+                metrics.error(ErrorType.OFFSET_COMMIT);
+                if (attempt + 1 >= commitRetry.attempts()) {
+                    LOG.errorf("Offset commit failed after %d attempts — duplicates possible on restart",
+                            commitRetry.attempts());
+                    throw new PumpFailure("Offset commit failed after " + commitRetry.attempts() + " attempts", e);
+                }
+                LOG.warnf("Offset commit attempt %d failed: %s", attempt + 1, e.toString());
+                sleeper.sleep(commitRetry.delaySeconds(attempt));
+            }
+        }
+    }
+
+    /** Decision D10: the shutdown flush follows the same rules as any flush; a failure is logged, not raised. */
+    private void shutdownFlush() {
+        try {
+            if (pending.records() > 0) {
+                LOG.infof("Shutdown: flushing %d pending records", pending.records());
+                flush(FlushTrigger.TIME);
+            } else if (!ledger.isEmpty()) {
+                commitWithRetry();
+            }
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "Shutdown flush failed; uncommitted records will be consumed again on restart");
+        } finally {
+            pending.close();
+        }
+    }
+
+    /** Releases Arrow memory still held after a fatal failure. */
+    public void discardPending() {
+        pending.close();
+    }
+
+    private void heartbeat() {
+        long now = System.nanoTime();
+        if (now - lastHeartbeatNanos >= HEARTBEAT_NANOS) {
+            lastHeartbeatNanos = now;
+            LOG.infof("Heartbeat: pending=%d records (%d bytes), partitions=%d", pending.records(), pending.bytes(),
+                    consumer.assignment().size());
+        }
+    }
+
+    private static String seconds(double s) {
+        return String.format(Locale.ROOT, "%.2f", s);
+    }
+
+    /** Sleeping is a dependency so retry tests do not have to wait for real backoff. */
+    @FunctionalInterface
+    public interface Sleeper {
+        Sleeper REAL = seconds -> {
+            try {
+                Thread.sleep((long) (seconds * 1000));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        };
+
+        void sleep(double seconds);
+    }
+}

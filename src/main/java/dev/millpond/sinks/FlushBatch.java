@@ -1,0 +1,61 @@
+package dev.millpond.sinks;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.VectorUnloader;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+import java.util.List;
+
+/**
+ * One flush: Arrow batches that all share {@link #schema()}. The batches stay owned by whoever built the FlushBatch
+ * (the pump's buffer); a sink reads them, as many times as its retries need, and closes nothing.
+ */
+public record FlushBatch(Schema schema, List<VectorSchemaRoot> batches, long rows) {
+
+    public FlushBatch {
+        batches = List.copyOf(batches);
+        for (VectorSchemaRoot b : batches) {
+            if (!b.getSchema().equals(schema)) {
+                throw new IllegalArgumentException("every batch of a flush must share one schema");
+            }
+        }
+    }
+
+    /**
+     * A reader over the batches that shares their buffers instead of copying them, so the DuckDB sink can scan them
+     * through the Arrow C stream interface. Each call returns a fresh reader; closing it leaves the batches intact.
+     */
+    public ArrowReader reader(BufferAllocator allocator) {
+        return new ArrowReader(allocator) {
+            private int next;
+
+            @Override
+            public boolean loadNextBatch() {
+                if (next >= batches.size()) {
+                    return false;
+                }
+                try (ArrowRecordBatch recordBatch = new VectorUnloader(batches.get(next++)).getRecordBatch()) {
+                    loadRecordBatch(recordBatch);
+                }
+                return true;
+            }
+
+            @Override
+            public long bytesRead() {
+                return 0;
+            }
+
+            @Override
+            protected void closeReadSource() {
+            }
+
+            @Override
+            protected Schema readSchema() {
+                return schema;
+            }
+        };
+    }
+}

@@ -1,0 +1,47 @@
+package dev.millpond.sinks.ducklake;
+
+import dev.millpond.observability.SkipReason;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Which batch columns the DuckLake sink sends. A payload key that cannot be a DuckLake column is dropped per column
+ * (decision D3) instead of failing the write, so one bad producer key can never wedge a partition.
+ */
+record ColumnPlan(List<Field> sent, List<Dropped> dropped) {
+
+    static final Pattern SAFE_IDENTIFIER = Pattern.compile("^[a-zA-Z_][a-zA-Z0-9_]*$");
+    /** DuckLake's own column plus the Hive partition keys its path layout would collide with. */
+    static final Set<String> RESERVED = Set.of("_inserted_at", "year", "month", "day", "hour");
+
+    record Dropped(String name, SkipReason reason) {
+    }
+
+    static ColumnPlan of(Schema schema) {
+        List<Field> sent = new ArrayList<>();
+        List<Dropped> dropped = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (Field field : schema.getFields()) {
+            String name = field.getName();
+            String folded = name.toLowerCase(Locale.ROOT);
+            if (!SAFE_IDENTIFIER.matcher(name).matches()) {
+                dropped.add(new Dropped(name, SkipReason.UNSAFE_FIELD_NAME));
+            } else if (RESERVED.contains(folded)) {
+                dropped.add(new Dropped(name, SkipReason.RESERVED_FIELD_NAME));
+            } else if (!seen.add(folded)) {
+                // DuckDB identifiers are case-insensitive: the first spelling wins.
+                dropped.add(new Dropped(name, SkipReason.DUPLICATE_FIELD_NAME));
+            } else {
+                sent.add(field);
+            }
+        }
+        return new ColumnPlan(List.copyOf(sent), List.copyOf(dropped));
+    }
+}

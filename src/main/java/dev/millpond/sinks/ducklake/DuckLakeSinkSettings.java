@@ -1,0 +1,34 @@
+package dev.millpond.sinks.ducklake;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Everything the DuckLake sink needs to connect and write, already validated by the config package.
+ *
+ * @param s3Settings DuckDB's legacy {@code s3_*} settings in the original's order, only those that were configured
+ */
+public record DuckLakeSinkSettings(
+        String connection,
+        CatalogLocation catalog,
+        String dataPath,
+        String schema,
+        String table,
+        List<S3Setting> s3Settings,
+        int maxRetryCount,
+        Optional<String> memoryLimit,
+        Optional<String> partitionBy,
+        Path extensionDirectory) {
+
+    public record S3Setting(String name, String value) {
+        @Override
+        public String toString() {
+            return name.contains("secret") ? name + "=***" : name + "=" + value;
+        }
+    }
+
+    public String qualifiedTable() {
+        return "lake." + DuckLakeSql.ident(schema) + "." + DuckLakeSql.ident(table);
+    }
+}
