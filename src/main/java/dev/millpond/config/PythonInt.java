@@ -7,7 +7,8 @@ import java.util.regex.Pattern;
  * integer knob: surrounding whitespace is ignored, one leading {@code +} or {@code -} is allowed, and single
  * underscores may separate digits ({@code 1_000}). Anything else ({@code 1__0}, {@code _1}, {@code 1_},
  * {@code 1.0}, {@code 0x10}, the empty string) is rejected. Python ints are unbounded; values outside the
- * Java type are rejected with the same kind of message rather than wrapped.
+ * Java type are rejected with the same kind of message rather than wrapped. Deliberate deviation: Python
+ * also accepts non-ASCII Unicode decimal digits ({@code int("١٢") == 12}); we accept ASCII digits only.
  */
 final class PythonInt {
     private static final Pattern LITERAL = Pattern.compile("[+-]?[0-9]+(?:_[0-9]+)*");
