@@ -1,0 +1,229 @@
+package dev.millpond.config;
+
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads the environment into a {@link MillpondConfig}, with the original's variable names, defaults,
+ * validation and messages (COMPAT §2). Every rule about a variable lives in this package.
+ *
+ * <p>The loader composes per-group parsers: the core group, then exactly one destination group (chosen by
+ * MILLPOND_DESTINATION; the other destination's variables are never read), then the record-handling group,
+ * then the Kafka client properties (which need the table for the default group id and client id).
+ */
+public final class ConfigLoader {
+    private static final System.Logger LOG = System.getLogger(ConfigLoader.class.getName());
+
+    /** Table, schema and column names: {@code ^[a-zA-Z_][a-zA-Z0-9_]*$}. */
+    public static final Pattern SAFE_IDENTIFIER = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
+    static final Pattern PARTITION_BY = Pattern.compile("[a-zA-Z0-9_(),\\s]+");
+    static final Pattern S3_VALUE = Pattern.compile("[a-zA-Z0-9_.:/\\-@+=]+");
+    private static final Pattern ORDINAL = Pattern.compile("-([0-9]+)$");
+
+    static final String DEFAULT_POD_NAME = "millpond-0";
+    static final int MIN_CONSUME_BATCH_SIZE = 10;
+    static final int DEFAULT_HTTP_PORT = 8000;
+    static final int MAX_POLL_INTERVAL_MS = 600_000;
+
+    /** One parser per destination group. Hoglake plugs in here when its group is implemented. */
+    private static final Map<Destination, Function<Env, DestinationConfig>> DESTINATION_GROUPS;
+
+    static {
+        Map<Destination, Function<Env, DestinationConfig>> m = new EnumMap<>(Destination.class);
+        m.put(Destination.DUCKLAKE, ConfigLoader::parseDuckLake);
+        m.put(Destination.HOGLAKE, env -> {
+            throw new ConfigException("MILLPOND_DESTINATION=hoglake: the hoglake destination is not available in this"
+                    + " build yet; use MILLPOND_DESTINATION=ducklake");
+        });
+        DESTINATION_GROUPS = m;
+    }
+
+    /** The record-handling group (MILLPOND_FILTER_*, …): not parsed in this build, every stage disabled. */
+    private static final Function<Env, RecordHandlingConfig> RECORD_HANDLING = env -> RecordHandlingConfig.disabled();
+
+    private ConfigLoader() {
+    }
+
+    /** Load from the process environment and log the passthrough warnings once. */
+    public static MillpondConfig fromSystemEnvironment() {
+        MillpondConfig config = load(System.getenv());
+        config.kafka().warnings().forEach(w -> LOG.log(System.Logger.Level.WARNING, w));
+        return config;
+    }
+
+    /**
+     * Validate {@code env} (the process environment) into a config. Pure: reads nothing else, except the
+     * client certificate/key files named by the passthrough, and logs nothing.
+     *
+     * @throws ConfigException naming the variable at fault
+     */
+    public static MillpondConfig load(Map<String, String> envVars) {
+        Env env = new Env(envVars);
+
+        String bootstrapServers = env.required("KAFKA_BOOTSTRAP_SERVERS");
+        String topic = env.required("KAFKA_TOPIC");
+        int replicaCount = env.requiredInt("REPLICA_COUNT");
+        String podName = podName(env);
+        int ordinal = parseOrdinal(podName);
+        if (ordinal >= replicaCount) {
+            throw new ConfigException("Ordinal " + ordinal + " >= REPLICA_COUNT " + replicaCount);
+        }
+        Destination destination = Destination.parse(env.raw("MILLPOND_DESTINATION"));
+
+        DestinationConfig destinationConfig = DESTINATION_GROUPS.get(destination).apply(env);
+        String table = destinationConfig.table();
+
+        String groupId = env.orDefaultIfEmpty("GROUP_ID", MillpondConfig.defaultGroupId(destination, topic, table));
+        long flushSize = env.longKnob("FLUSH_SIZE", 104_857_600L);
+        long flushIntervalMs = env.longKnob("FLUSH_INTERVAL_MS", 60_000L);
+        int fetchMinBytes = env.intKnob("FETCH_MIN_BYTES", 1_048_576);
+        int fetchMaxWaitMs = env.intKnob("FETCH_MAX_WAIT_MS", 500);
+        int consumeBatchSize = Math.max(MIN_CONSUME_BATCH_SIZE, env.intKnob("CONSUME_BATCH_SIZE", 1000));
+        long statsIntervalMs = env.longKnob("STATS_INTERVAL_MS", 5000L);
+        AutoOffsetReset autoOffsetReset = AutoOffsetReset.parse(env.orDefault("KAFKA_AUTO_OFFSET_RESET", "earliest"));
+        String brokerSource = env.orDefault("BROKER_SOURCE", "").strip().toLowerCase(java.util.Locale.ROOT);
+        int httpPort = httpPort(env);
+        LogLevel logLevel = LogLevel.parse(env.raw("LOG_LEVEL"));
+        LogFormat logFormat = LogFormat.parse(env.raw("MILLPOND_LOG_FORMAT"));
+
+        RecordHandlingConfig recordHandling = RECORD_HANDLING.apply(env);
+
+        KafkaClientConfig kafka = kafkaClient(env, bootstrapServers, topic, table, ordinal, groupId,
+                autoOffsetReset, fetchMinBytes, fetchMaxWaitMs);
+
+        return new MillpondConfig(bootstrapServers, topic, replicaCount, ordinal, podName, destination, groupId,
+                flushSize, flushIntervalMs, fetchMinBytes, fetchMaxWaitMs, consumeBatchSize, statsIntervalMs,
+                autoOffsetReset, brokerSource, httpPort, logLevel, logFormat, destinationConfig, recordHandling, kafka);
+    }
+
+    /** POD_NAME, else HOSTNAME, else {@code millpond-0}; an empty variable counts as unset. */
+    static String podName(Env env) {
+        return env.optionalNonEmpty("POD_NAME")
+                .or(() -> env.optionalNonEmpty("HOSTNAME"))
+                .orElse(DEFAULT_POD_NAME);
+    }
+
+    /** The StatefulSet ordinal: the trailing {@code -(\d+)} as an int ({@code x-03} → 3). */
+    public static int parseOrdinal(String podName) {
+        Matcher m = ORDINAL.matcher(podName);
+        if (m.find()) {
+            try {
+                return Integer.parseInt(m.group(1));
+            } catch (NumberFormatException e) {
+                // falls through: too large to be an ordinal
+            }
+        }
+        throw new ConfigException("Cannot parse ordinal from pod name '" + podName
+                + "' (from POD_NAME, else HOSTNAME): expected a trailing -<number>");
+    }
+
+    private static int httpPort(Env env) {
+        String raw = env.raw("MILLPOND_HTTP_PORT");
+        if (raw == null || raw.strip().isEmpty()) {
+            return DEFAULT_HTTP_PORT;
+        }
+        int port = PythonInt.parseInt("MILLPOND_HTTP_PORT", raw);
+        if (port < 0 || port > 65535) {
+            throw new ConfigException("MILLPOND_HTTP_PORT must be between 0 and 65535, got '" + raw + "'");
+        }
+        return port;
+    }
+
+    static DuckLakeConfig parseDuckLake(Env env) {
+        String table = safeIdentifier("DUCKLAKE_TABLE", env.required("DUCKLAKE_TABLE"));
+        String schema = safeIdentifier("DUCKLAKE_SCHEMA", env.orDefaultIfEmpty("DUCKLAKE_SCHEMA", "main"));
+        String dataPath = env.required("DUCKLAKE_DATA_PATH");
+        String connection = env.required("DUCKLAKE_CONNECTION");
+        String rdsHost = env.required("DUCKLAKE_RDS_HOST");
+        String rdsPort = env.orDefault("DUCKLAKE_RDS_PORT", "5432");
+        String rdsDatabase = env.orDefault("DUCKLAKE_RDS_DATABASE", "ducklake");
+        String rdsUsername = env.orDefault("DUCKLAKE_RDS_USERNAME", "ducklake");
+        Secret rdsPassword = Secret.of(env.required("DUCKLAKE_RDS_PASSWORD"));
+        int maxRetryCount = env.intKnob("DUCKLAKE_MAX_RETRY_COUNT", 100);
+        if (maxRetryCount <= 0) {
+            throw new ConfigException("DUCKLAKE_MAX_RETRY_COUNT must be a positive integer, got " + maxRetryCount);
+        }
+        Optional<String> partitionBy = env.optionalNonEmpty("DUCKLAKE_PARTITION_BY").filter(s -> !s.isBlank());
+        partitionBy.ifPresent(p -> {
+            if (!PARTITION_BY.matcher(p).matches()) {
+                throw new ConfigException("DUCKLAKE_PARTITION_BY contains unsafe characters: '" + p
+                        + "' (allowed: letters, digits, _ ( ) , and whitespace)");
+            }
+        });
+        Optional<String> memoryLimit = env.optionalNonEmpty("DUCKDB_MEMORY_LIMIT");
+        S3Settings s3 = new S3Settings(
+                s3Value(env, "DUCKDB_S3_ENDPOINT", false),
+                s3Required(env, "DUCKDB_S3_ACCESS_KEY_ID", false),
+                Secret.of(s3Required(env, "DUCKDB_S3_SECRET_ACCESS_KEY", true)),
+                s3Value(env, "DUCKDB_S3_USE_SSL", false),
+                s3Value(env, "DUCKDB_S3_URL_STYLE", false),
+                s3Value(env, "DUCKDB_S3_REGION", false));
+        return new DuckLakeConfig(table, schema, dataPath, connection, rdsHost, rdsPort, rdsDatabase, rdsUsername,
+                rdsPassword, maxRetryCount, partitionBy, memoryLimit, s3);
+    }
+
+    static String safeIdentifier(String variable, String value) {
+        if (!SAFE_IDENTIFIER.matcher(value).matches()) {
+            throw new ConfigException(variable + " contains unsafe characters: '" + value
+                    + "' (must match ^[a-zA-Z_][a-zA-Z0-9_]*$)");
+        }
+        return value;
+    }
+
+    /** A present DUCKDB_S3_* value must match {@link #S3_VALUE}, so a variable set to "" fails startup. */
+    private static Optional<String> s3Value(Env env, String variable, boolean secret) {
+        if (!env.isPresent(variable)) {
+            return Optional.empty();
+        }
+        String v = env.raw(variable);
+        if (!S3_VALUE.matcher(v).matches()) {
+            throw new ConfigException(variable + " contains unsafe characters"
+                    + (secret ? "" : ": '" + v + "'") + " (allowed: letters, digits and _ . : / - @ + =)");
+        }
+        return Optional.of(v);
+    }
+
+    /** The README marks the DuckDB S3 key id and secret as required. */
+    private static String s3Required(Env env, String variable, boolean secret) {
+        env.required(variable);
+        return s3Value(env, variable, secret).orElseThrow();
+    }
+
+    private static KafkaClientConfig kafkaClient(Env env, String bootstrapServers, String topic, String table,
+            int ordinal, String groupId, AutoOffsetReset autoOffsetReset, int fetchMinBytes, int fetchMaxWaitMs) {
+        LibrdkafkaTranslation.Result passthrough = LibrdkafkaTranslation.translate(env.all());
+
+        Map<String, String> base = new LinkedHashMap<>();
+        base.put("bootstrap.servers", bootstrapServers);
+        base.put("client.id", MillpondConfig.defaultClientId(topic, table, ordinal));
+        // librdkafka defaults the original relied on, where the Java client's default differs.
+        base.put("max.partition.fetch.bytes",
+                Long.toString(LibrdkafkaTranslation.DEFAULT_QUEUED_MAX_MESSAGES_KBYTES * 1024L));
+        base.put("allow.auto.create.topics", "false");
+        base.putAll(passthrough.properties());
+
+        Map<String, String> consumer = new LinkedHashMap<>(base);
+        consumer.put("group.id", groupId);
+        consumer.put("auto.offset.reset", autoOffsetReset.kafkaValue());
+        consumer.put("enable.auto.commit", "false");
+        consumer.put("fetch.min.bytes", Integer.toString(fetchMinBytes));
+        consumer.put("fetch.max.wait.ms", Integer.toString(fetchMaxWaitMs));
+        consumer.put("max.poll.interval.ms", Integer.toString(MAX_POLL_INTERVAL_MS));
+
+        Optional<MskIamAuth> mskIam = Optional.empty();
+        if (passthrough.saslMechanism().filter("OAUTHBEARER"::equals).isPresent()) {
+            String region = env.optionalNonEmpty("AWS_REGION")
+                    .or(() -> env.optionalNonEmpty("AWS_DEFAULT_REGION"))
+                    .orElseThrow(() -> new ConfigException("AWS_REGION or AWS_DEFAULT_REGION must be set when"
+                            + " KAFKA_CONSUMER_SASL_MECHANISMS=OAUTHBEARER (MSK IAM)"));
+            String session = env.orDefaultIfEmpty("AWS_ROLE_SESSION_NAME", "millpond");
+            mskIam = Optional.of(new MskIamAuth(region, session));
+        }
+        return new KafkaClientConfig(base, consumer, mskIam, passthrough.warnings());
+    }
+}

@@ -1,0 +1,42 @@
+package dev.millpond.config;
+
+import java.util.Optional;
+
+/**
+ * The DuckLake variable group (read only when MILLPOND_DESTINATION is ducklake).
+ *
+ * @param table          DUCKLAKE_TABLE, a safe identifier
+ * @param schema         DUCKLAKE_SCHEMA, a safe identifier, default {@code main}
+ * @param dataPath       DUCKLAKE_DATA_PATH
+ * @param connection     DUCKLAKE_CONNECTION, passed to the DuckDB connect call ({@code :memory:} in k8s)
+ * @param rdsHost        DUCKLAKE_RDS_HOST, placed in the libpq string unescaped (as the original)
+ * @param rdsPort        DUCKLAKE_RDS_PORT, default {@code 5432}; a string, placed unescaped (as the original)
+ * @param rdsDatabase    DUCKLAKE_RDS_DATABASE, default {@code ducklake}; escaped by the sink
+ * @param rdsUsername    DUCKLAKE_RDS_USERNAME, default {@code ducklake}; escaped by the sink
+ * @param rdsPassword    DUCKLAKE_RDS_PASSWORD; escaped by the sink
+ * @param maxRetryCount  DUCKLAKE_MAX_RETRY_COUNT, default 100, positive
+ * @param partitionBy    DUCKLAKE_PARTITION_BY, empty or blank means none; matches {@code ^[a-zA-Z0-9_(),\s]+$}
+ * @param memoryLimit    DUCKDB_MEMORY_LIMIT, empty means unset. Not validated (the original does not);
+ *                       the sink must quote it as a SQL literal
+ * @param s3             DUCKDB_S3_*
+ */
+public record DuckLakeConfig(
+        String table,
+        String schema,
+        String dataPath,
+        String connection,
+        String rdsHost,
+        String rdsPort,
+        String rdsDatabase,
+        String rdsUsername,
+        Secret rdsPassword,
+        int maxRetryCount,
+        Optional<String> partitionBy,
+        Optional<String> memoryLimit,
+        S3Settings s3) implements DestinationConfig {
+
+    @Override
+    public Destination destination() {
+        return Destination.DUCKLAKE;
+    }
+}

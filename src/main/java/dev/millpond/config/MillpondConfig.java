@@ -1,0 +1,91 @@
+package dev.millpond.config;
+
+import java.util.Objects;
+
+/**
+ * The validated environment. Built only by {@link ConfigLoader#load(java.util.Map)}.
+ *
+ * @param bootstrapServers KAFKA_BOOTSTRAP_SERVERS
+ * @param topic            KAFKA_TOPIC
+ * @param replicaCount     REPLICA_COUNT
+ * @param ordinal          trailing {@code -(\d+)} of the pod name
+ * @param podName          POD_NAME, else HOSTNAME, else {@code millpond-0}
+ * @param destination      MILLPOND_DESTINATION
+ * @param groupId          GROUP_ID, or the default derived from destination, topic and table
+ * @param flushSizeBytes   FLUSH_SIZE (≤ 0: flush on every non-empty iteration)
+ * @param flushIntervalMs  FLUSH_INTERVAL_MS
+ * @param fetchMinBytes    FETCH_MIN_BYTES
+ * @param fetchMaxWaitMs   FETCH_MAX_WAIT_MS
+ * @param consumeBatchSize CONSUME_BATCH_SIZE, floored at 10
+ * @param statsIntervalMs  STATS_INTERVAL_MS
+ * @param autoOffsetReset  KAFKA_AUTO_OFFSET_RESET
+ * @param brokerSource     BROKER_SOURCE, trimmed and lower-cased
+ * @param httpPort         MILLPOND_HTTP_PORT
+ * @param logLevel         LOG_LEVEL
+ * @param logFormat        MILLPOND_LOG_FORMAT
+ * @param destinationConfig the selected destination's variable group
+ * @param recordHandling   the optional record-handling stages
+ * @param kafka            the Java Kafka client properties, passthrough included
+ */
+public record MillpondConfig(
+        String bootstrapServers,
+        String topic,
+        int replicaCount,
+        int ordinal,
+        String podName,
+        Destination destination,
+        String groupId,
+        long flushSizeBytes,
+        long flushIntervalMs,
+        int fetchMinBytes,
+        int fetchMaxWaitMs,
+        int consumeBatchSize,
+        long statsIntervalMs,
+        AutoOffsetReset autoOffsetReset,
+        String brokerSource,
+        int httpPort,
+        LogLevel logLevel,
+        LogFormat logFormat,
+        DestinationConfig destinationConfig,
+        RecordHandlingConfig recordHandling,
+        KafkaClientConfig kafka) {
+
+    public MillpondConfig {
+        Objects.requireNonNull(destinationConfig, "destinationConfig");
+        Objects.requireNonNull(recordHandling, "recordHandling");
+        Objects.requireNonNull(kafka, "kafka");
+    }
+
+    /** DUCKLAKE_TABLE or HOGLAKE_TABLE. */
+    public String table() {
+        return destinationConfig.table();
+    }
+
+    /** The {@code pipeline} metric label: {@code "{KAFKA_TOPIC}-{table}"}. */
+    public String pipelineLabel() {
+        return topic + "-" + table();
+    }
+
+    /** The DuckLake group; fails if another destination is selected. */
+    public DuckLakeConfig ducklake() {
+        if (destinationConfig instanceof DuckLakeConfig d) {
+            return d;
+        }
+        throw new IllegalStateException("MILLPOND_DESTINATION is " + destination.wireName() + ", not ducklake");
+    }
+
+    /**
+     * The GROUP_ID default. The DuckLake form is frozen (changing it loses committed offsets); other
+     * destinations carry their name so a shadow deployment cannot share the offset namespace it shadows.
+     */
+    public static String defaultGroupId(Destination destination, String topic, String table) {
+        return destination == Destination.DUCKLAKE
+                ? "millpond-" + topic + "-" + table
+                : "millpond-" + destination.wireName() + "-" + topic + "-" + table;
+    }
+
+    /** The original's {@code client.id}: {@code millpond-{topic}-{table}-{ordinal}}. */
+    public static String defaultClientId(String topic, String table, int ordinal) {
+        return "millpond-" + topic + "-" + table + "-" + ordinal;
+    }
+}
