@@ -1,5 +1,6 @@
 package dev.millpond.kafka;
 
+import dev.millpond.config.AutoOffsetReset;
 import dev.millpond.observability.MillpondMetrics;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -27,7 +28,7 @@ public final class StartupOffsets {
 
     /** @return the start position of each partition as far as it is known (for lag accounting). */
     public static Map<Integer, Long> recoverAndSeed(Consumer<?, ?> consumer, org.apache.kafka.clients.admin.Admin admin,
-                                                    PartitionAssignment assignment, OffsetReset reset,
+                                                    PartitionAssignment assignment, AutoOffsetReset reset,
                                                     MillpondMetrics metrics) throws Exception {
         String topic = assignment.topic();
         Set<TopicPartition> tps = assignment.partitions().stream()
@@ -42,7 +43,7 @@ public final class StartupOffsets {
             if (low == null || high == null) {
                 continue;
             }
-            long target = reset == OffsetReset.EARLIEST ? low : high;
+            long target = reset == AutoOffsetReset.EARLIEST ? low : high;
             OffsetAndMetadata c = committed.get(new TopicPartition(topic, p));
             long position;
             if (c != null && c.offset() < low) {

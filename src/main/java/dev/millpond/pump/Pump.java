@@ -3,6 +3,7 @@ package dev.millpond.pump;
 import dev.millpond.convert.BatchUnifier;
 import dev.millpond.convert.ConvertedBatch;
 import dev.millpond.convert.JsonToArrow;
+import dev.millpond.convert.UnifiedBatches;
 import dev.millpond.kafka.LagMonitor;
 import dev.millpond.observability.ErrorType;
 import dev.millpond.observability.FlushTrigger;
@@ -170,19 +171,16 @@ public final class Pump {
         long started = System.nanoTime();
         long bytes = pending.bytes();
         long records = pending.records();
-        List<VectorSchemaRoot> unified = unifier.unify(pending.drain());
         long written;
         int columns;
         double writeSeconds;
-        try {
-            FlushBatch batch = new FlushBatch(unified.get(0).getSchema(), unified, records);
+        try (UnifiedBatches unified = unifier.unify(pending.drain())) {
+            FlushBatch batch = new FlushBatch(unified.schema(), unified.batches(), records);
             columns = batch.schema().getFields().size();
             long writeStart = System.nanoTime();
             written = writeWithRetry(batch);
             writeSeconds = (System.nanoTime() - writeStart) / 1e9;
             metrics.flushDuration(writeSeconds);
-        } finally {
-            unified.forEach(VectorSchemaRoot::close);
         }
         Map<Integer, Long> next = ledger.nextOffsets();
         commitWithRetry();

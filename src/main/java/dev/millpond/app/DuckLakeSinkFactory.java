@@ -1,0 +1,37 @@
+package dev.millpond.app;
+
+import dev.millpond.config.DuckLakeConfig;
+import dev.millpond.config.S3Settings;
+import dev.millpond.sinks.ducklake.CatalogLocation;
+import dev.millpond.sinks.ducklake.DuckLakeSinkSettings;
+import dev.millpond.sinks.ducklake.DuckLakeSinkSettings.S3Setting;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Translates the validated DuckLake variable group into the sink's settings. */
+final class DuckLakeSinkFactory {
+
+    /** Where the image bakes the DuckDB extensions; overridden for dev and tests by MILLPOND_DUCKDB_EXTENSION_DIR. */
+    static final String DEFAULT_EXTENSION_DIR = "/opt/millpond/duckdb-extensions";
+
+    private DuckLakeSinkFactory() {
+    }
+
+    static DuckLakeSinkSettings settings(DuckLakeConfig c, String extensionDirectory) {
+        S3Settings s3 = c.s3();
+        List<S3Setting> sets = new ArrayList<>();
+        // The original's order, each only when configured.
+        s3.endpoint().ifPresent(v -> sets.add(new S3Setting("s3_endpoint", v)));
+        sets.add(new S3Setting("s3_access_key_id", s3.accessKeyId()));
+        sets.add(new S3Setting("s3_secret_access_key", s3.secretAccessKey().reveal()));
+        s3.useSsl().ifPresent(v -> sets.add(new S3Setting("s3_use_ssl", v)));
+        s3.urlStyle().ifPresent(v -> sets.add(new S3Setting("s3_url_style", v)));
+        s3.region().ifPresent(v -> sets.add(new S3Setting("s3_region", v)));
+        CatalogLocation catalog = new CatalogLocation.Postgres(c.rdsHost(), c.rdsPort(), c.rdsDatabase(),
+                c.rdsUsername(), c.rdsPassword().reveal());
+        return new DuckLakeSinkSettings(c.connection(), catalog, c.dataPath(), c.schema(), c.table(), sets,
+                c.maxRetryCount(), c.memoryLimit(), c.partitionBy(), Path.of(extensionDirectory));
+    }
+}

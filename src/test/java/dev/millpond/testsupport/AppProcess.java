@@ -1,0 +1,198 @@
+package dev.millpond.testsupport;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The packaged millpond application ({@code target/quarkus-app/quarkus-run.jar}) running as a separate process, the
+ * way Kubernetes runs it: configured only through environment variables, stopped with SIGTERM or killed with SIGKILL.
+ */
+public final class AppProcess implements AutoCloseable {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private final Process process;
+    private final int port;
+    private final Path log;
+
+    private AppProcess(Process process, int port, Path log) {
+        this.process = process;
+        this.port = port;
+        this.log = log;
+    }
+
+    public static Path jar() {
+        Path jar = Path.of(System.getProperty("millpond.app.jar", "target/quarkus-app/quarkus-run.jar"));
+        if (!Files.exists(jar)) {
+            throw new IllegalStateException("Packaged app not found at " + jar + "; run `./mvnw package` first");
+        }
+        return jar;
+    }
+
+    public static Path extensionDirectory() {
+        return Path.of(System.getProperty("millpond.duckdb.extensions", ".duckdb-extensions")).toAbsolutePath();
+    }
+
+    /** Starts the app with exactly {@code env} (plus PATH/JAVA_HOME) on a free port; output goes to {@code log}. */
+    public static AppProcess start(Map<String, String> env, Path log) throws IOException {
+        int port = freePort();
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx1g", "--add-opens=java.base/java.nio=ALL-UNNAMED",
+                "-jar", jar().toAbsolutePath().toString()));
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        Map<String, String> penv = pb.environment();
+        penv.keySet().removeIf(k -> !k.equals("PATH") && !k.equals("JAVA_HOME") && !k.equals("HOME"));
+        penv.put("MILLPOND_HTTP_PORT", Integer.toString(port));
+        penv.put("MILLPOND_DUCKDB_EXTENSION_DIR", extensionDirectory().toString());
+        penv.put("MILLPOND_LOG_FORMAT", "text");
+        penv.putAll(env);
+        Files.createDirectories(log.toAbsolutePath().getParent());
+        pb.redirectErrorStream(true);
+        pb.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        return new AppProcess(pb.start(), port, log);
+    }
+
+    public static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public Path log() {
+        return log;
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** GET a path; returns status and body, or status -1 when nothing answers yet. */
+    public Http get(String path) {
+        try {
+            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                    .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            return new Http(r.statusCode(), r.body());
+        } catch (IOException e) {
+            return new Http(-1, e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Http(-1, "interrupted");
+        }
+    }
+
+    public record Http(int status, String body) {
+    }
+
+    public String metrics() {
+        return get("/metrics").body();
+    }
+
+    /**
+     * Sum of a metric's samples whose label set contains every given {@code name="value"} pair; empty when the series
+     * does not exist.
+     */
+    public OptionalDouble metric(String name, String... labelPairs) {
+        return metricIn(metrics(), name, labelPairs);
+    }
+
+    public static OptionalDouble metricIn(String exposition, String name, String... labelPairs) {
+        Pattern line = Pattern.compile("^" + Pattern.quote(name) + "(\\{[^}]*\\})?\\s+(\\S+)", Pattern.MULTILINE);
+        Matcher m = line.matcher(exposition);
+        double sum = 0;
+        boolean found = false;
+        while (m.find()) {
+            String labels = m.group(1) == null ? "" : m.group(1);
+            boolean all = true;
+            for (int i = 0; i + 1 < labelPairs.length; i += 2) {
+                if (!labels.contains(labelPairs[i] + "=\"" + labelPairs[i + 1] + "\"")) {
+                    all = false;
+                    break;
+                }
+            }
+            if (all) {
+                sum += Double.parseDouble(m.group(2));
+                found = true;
+            }
+        }
+        return found ? OptionalDouble.of(sum) : OptionalDouble.empty();
+    }
+
+    /** Polls {@code condition} until true or the deadline; fails with the app's log tail. */
+    public void await(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (condition.getAsBoolean()) {
+                return;
+            }
+            if (!process.isAlive()) {
+                throw new AssertionError("millpond exited (" + process.exitValue() + ") while waiting for " + what
+                        + "\n" + logTail());
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("Timed out waiting for " + what + "\n" + logTail());
+    }
+
+    /** SIGTERM, then wait for the exit code. */
+    public int stop(Duration timeout) throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            process.destroyForcibly().waitFor();
+            throw new AssertionError("millpond did not exit within " + timeout + " of SIGTERM\n" + logTail());
+        }
+        return process.exitValue();
+    }
+
+    /** SIGKILL: no shutdown hook, no final flush, like an OOM kill or a node loss. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor();
+    }
+
+    public int waitForExit(Duration timeout) throws InterruptedException {
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new AssertionError("millpond still running after " + timeout + "\n" + logTail());
+        }
+        return process.exitValue();
+    }
+
+    public String logTail() {
+        try {
+            List<String> lines = Files.readAllLines(log);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
+        } catch (IOException e) {
+            return "(no log: " + e + ")";
+        }
+    }
+
+    public String logText() throws IOException {
+        return Files.readString(log);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (process.isAlive()) {
+            process.destroyForcibly();
+            process.waitFor();
+        }
+    }
+}
