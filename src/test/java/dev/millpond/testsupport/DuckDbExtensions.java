@@ -3,9 +3,10 @@ package dev.millpond.testsupport;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.Properties;
+
+import org.duckdb.DuckDBDriver;
 
 /**
  * Opens DuckDB connections that load ducklake, httpfs and postgres_scanner from the directory the
@@ -44,7 +45,9 @@ public final class DuckDbExtensions {
         properties.setProperty("extension_directory", directory().toAbsolutePath().toString());
         properties.setProperty("autoinstall_known_extensions", "false");
         properties.setProperty("autoload_known_extensions", "false");
-        Connection connection = DriverManager.getConnection("jdbc:duckdb:", properties);
+        // The driver directly rather than DriverManager, which refuses a driver loaded by another
+        // class loader than the caller's (as inside Quarkus tests).
+        Connection connection = new DuckDBDriver().connect("jdbc:duckdb:", properties);
         try {
             DuckDbSql.execute(connection, "LOAD httpfs");
             DuckDbSql.execute(connection, "LOAD ducklake");

@@ -11,16 +11,23 @@ import java.util.Map;
  * bucket in {@link S3Server}. It provides the environment millpond reads its DuckLake settings from
  * and a DuckDB connection that attaches the same lake the way an engineer would to inspect it.
  *
- * <p>DuckDB S3 settings that work against s3proxy (DuckDB 1.4.4, httpfs from the PyPI wheel):
+ * <p>DuckDB S3 settings against s3proxy, measured with DuckDB 1.4.4 and httpfs from the PyPI wheel
+ * (each "required" one was removed in turn and the write failed as described):
  * <ul>
- *   <li>{@code s3_endpoint} is {@code host:port} without a scheme; the scheme comes from
- *       {@code s3_use_ssl=false} (http).</li>
+ *   <li>{@code s3_endpoint='127.0.0.1:port'}: host and port only. With a scheme DuckDB builds
+ *       {@code http://http://127.0.0.1%3Aport/...} and cannot connect. Required.</li>
+ *   <li>{@code s3_use_ssl=false}: selects http; without it DuckDB speaks TLS to the plain port
+ *       ("SSL connection failed"). Required.</li>
  *   <li>{@code s3_url_style='path'}: s3proxy serves {@code /bucket/key}; the default virtual-host
- *       style would address {@code bucket.127.0.0.1}.</li>
- *   <li>{@code s3_region} must be set, since it is part of the SigV4 signature that s3proxy checks.</li>
+ *       style addresses {@code bucket.127.0.0.1:port}, which does not resolve. Required.</li>
+ *   <li>{@code s3_access_key_id} / {@code s3_secret_access_key}: s3proxy checks signatures; a wrong
+ *       secret gives HTTP 403. Required.</li>
+ *   <li>{@code s3_region}: s3proxy accepts any region in the signature, so this is set only to
+ *       mirror {@code DUCKDB_S3_REGION}; real S3 does check it.</li>
  * </ul>
  * The legacy {@code SET s3_*} settings are used rather than {@code CREATE SECRET} because they
- * mirror the {@code DUCKDB_S3_*} variables one to one.
+ * map one to one onto the {@code DUCKDB_S3_*} variables. Data files land under
+ * {@code <data path>main/<table>/ducklake-<uuid>.parquet}.
  */
 public final class DuckLakeStack {
 

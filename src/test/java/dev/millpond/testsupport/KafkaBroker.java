@@ -54,14 +54,23 @@ import kafka.tools.StorageTool;
  *
  * <p>The helper methods go through a real {@link Admin} client and producer, never through broker
  * internals, so they exercise the same protocol paths as millpond.
+ *
+ * <p>An instance either owns the server ({@link #start()}) or is attached to one started elsewhere
+ * in the JVM ({@link #attach(Map)}, used by {@link Services} across class loaders). An attached
+ * instance offers every client-side helper but cannot stop or restart the broker.
  */
 public final class KafkaBroker implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(KafkaBroker.class.getName());
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
+    private static final String BOOTSTRAP = "bootstrapServers";
+    private static final String LOG_DIRECTORY = "logDirectory";
+
     private final Path workDirectory;
     private final int brokerPort;
+    private final Path logDirectory;
+    /** Null when attached: this instance did not start the broker and cannot restart it. */
     private final Properties config;
     private KafkaRaftServer server;
     private Admin admin;
@@ -71,9 +80,10 @@ public final class KafkaBroker implements AutoCloseable {
     public record KeyValue(byte[] key, byte[] value) {
     }
 
-    private KafkaBroker(Path workDirectory, int brokerPort, Properties config) {
+    private KafkaBroker(Path workDirectory, int brokerPort, Path logDirectory, Properties config) {
         this.workDirectory = workDirectory;
         this.brokerPort = brokerPort;
+        this.logDirectory = logDirectory;
         this.config = config;
     }
 
@@ -84,16 +94,35 @@ public final class KafkaBroker implements AutoCloseable {
         Path workDirectory = TempDirectories.create("kafka");
         int brokerPort = LoopbackPorts.freePort();
         int controllerPort = LoopbackPorts.freePort();
-        Properties config = brokerConfig(workDirectory.resolve("logs"), brokerPort, controllerPort);
-        KafkaBroker broker = new KafkaBroker(workDirectory, brokerPort, config);
+        Path logDirectory = workDirectory.resolve("logs");
+        Properties config = brokerConfig(logDirectory, brokerPort, controllerPort);
+        KafkaBroker broker = new KafkaBroker(workDirectory, brokerPort, logDirectory, config);
         try {
             broker.formatStorage();
             broker.startServer();
             return broker;
-        } catch (RuntimeException e) {
-            broker.close();
+        } catch (Exception e) {
+            // Exception, not RuntimeException: the Scala server can throw undeclared checked
+            // exceptions (e.g. NoSuchMethodException from plugin loading), which must not leak the log dir.
+            try {
+                broker.close();
+            } catch (Exception suppressed) {
+                e.addSuppressed(suppressed);
+            }
             throw e;
         }
+    }
+
+    /** A client-side view of a broker started elsewhere in this JVM, from its {@link #coordinates()}. */
+    public static KafkaBroker attach(Map<String, String> coordinates) {
+        String bootstrap = coordinates.get(BOOTSTRAP);
+        int port = Integer.parseInt(bootstrap.substring(bootstrap.lastIndexOf(':') + 1));
+        return new KafkaBroker(null, port, Path.of(coordinates.get(LOG_DIRECTORY)), null);
+    }
+
+    /** What {@link #attach(Map)} needs, as JDK types only so it can cross class loaders. */
+    public Map<String, String> coordinates() {
+        return Map.of(BOOTSTRAP, bootstrapServers(), LOG_DIRECTORY, logDirectory.toString());
     }
 
     private static Properties brokerConfig(Path logDirectory, int brokerPort, int controllerPort) {
@@ -161,11 +190,16 @@ public final class KafkaBroker implements AutoCloseable {
 
     /** The broker's log directory; it survives {@link #stop()} and is deleted by {@link #close()}. */
     public Path logDirectory() {
-        return Path.of(config.getProperty("log.dirs"));
+        return logDirectory;
     }
 
+    /** False after {@link #stop()}; an attached view always reports true. */
     public boolean isRunning() {
-        return server != null;
+        return !owned() || server != null;
+    }
+
+    private boolean owned() {
+        return config != null;
     }
 
     /** Client settings for a byte[] consumer in {@code groupId}, reading from the earliest offset, no auto-commit. */
@@ -189,7 +223,10 @@ public final class KafkaBroker implements AutoCloseable {
         return admin;
     }
 
-    /** Creates a topic with replication factor 1 and waits until every partition has a leader. */
+    /**
+     * Creates a topic with replication factor 1 and returns once every partition's leader serves
+     * requests, so a test's first produce or fetch does not race the topic's creation.
+     */
     public void createTopic(String name, int partitions) {
         KafkaFutures.await(admin().createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all());
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
@@ -199,6 +236,9 @@ public final class KafkaBroker implements AutoCloseable {
             }
             sleep(20);
         }
+        // The metadata cache names a leader slightly before that broker's log is ready; ListOffsets
+        // is answered by the log itself (the admin client retries NOT_LEADER until it is).
+        endOffsets(name);
     }
 
     private boolean allPartitionsHaveLeader(String topic, int partitions) {
@@ -328,6 +368,7 @@ public final class KafkaBroker implements AutoCloseable {
 
     /** Shuts the broker down, keeping ports, cluster id and log directory for {@link #restart()}. */
     public synchronized void stop() {
+        requireOwned();
         closeClients();
         if (server != null) {
             long started = System.nanoTime();
@@ -340,13 +381,18 @@ public final class KafkaBroker implements AutoCloseable {
 
     /** Starts the broker again on the same ports with the same log directory (stopping it first if running). */
     public synchronized void restart() {
+        requireOwned();
         stop();
         startServer();
     }
 
-    /** Stops the broker and deletes its log directory. */
+    /** Stops the broker and deletes its log directory; an attached view only closes its clients. */
     @Override
     public synchronized void close() {
+        if (!owned()) {
+            closeClients();
+            return;
+        }
         try {
             stop();
         } finally {
@@ -365,8 +411,15 @@ public final class KafkaBroker implements AutoCloseable {
         }
     }
 
+    private void requireOwned() {
+        if (!owned()) {
+            throw new UnsupportedOperationException("broker at " + bootstrapServers()
+                    + " is shared and owned elsewhere; start your own KafkaBroker to stop or restart one");
+        }
+    }
+
     private void requireRunning() {
-        if (server == null) {
+        if (!isRunning()) {
             throw new IllegalStateException("broker at " + bootstrapServers() + " is stopped");
         }
     }

