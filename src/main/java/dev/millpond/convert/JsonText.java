@@ -106,6 +106,32 @@ final class JsonText {
         }
         int length = end - start;
         int kk = pointPos + exp; // value = 0.DIGITS x 10^kk
+        if (length == 2 && Math.abs(v) < Double.MIN_NORMAL) {
+            // Java's spec picks the closest 2-digit decimal when 1 digit would do (4.9E-324); ryu prints the
+            // shortest (5e-324). That only differs for subnormals: try the two 1-digit neighbours.
+            int d1 = digits[start] - '0';
+            int lo = d1;
+            int hi = d1 + 1;
+            boolean hiFirst = digits[start + 1] >= '5';
+            int[] order = hiFirst ? new int[] {hi, lo} : new int[] {lo, hi};
+            for (int cand : order) {
+                if (cand == 0) {
+                    continue;
+                }
+                int candKk = kk;
+                int digit = cand;
+                if (cand == 10) {
+                    digit = 1;
+                    candKk = kk + 1;
+                }
+                if (Double.parseDouble((negative ? "-" : "") + digit + "e" + (candKk - 1)) == v) {
+                    digits[start] = (byte) ('0' + digit);
+                    length = 1;
+                    kk = candKk;
+                    break;
+                }
+            }
+        }
         int k = kk - length; // value = DIGITS x 10^k
         out.ensure(32);
         if (negative) {

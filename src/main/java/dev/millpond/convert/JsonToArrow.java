@@ -133,10 +133,22 @@ public final class JsonToArrow {
             return "not valid UTF-8";
         }
         int columnsBefore = columns.size();
+        String reason = parseOnce(value, row, columnsBefore, false);
+        if (reason == NESTED_DUPLICATE) {
+            // Rare: a nested object repeats a key. Parse the record again, building nested values as trees.
+            reason = parseOnce(value, row, columnsBefore, true);
+        }
+        return reason;
+    }
+
+    private String parseOnce(byte[] value, int row, int columnsBefore, boolean slow) {
         touchedCount = 0;
+        nestedSlowPath = slow;
         String reason;
         try (JsonParser p = FACTORY.createParser(value)) {
             reason = parseObject(p, row);
+        } catch (DuplicateNestedKey e) {
+            reason = NESTED_DUPLICATE;
         } catch (IOException | RuntimeException e) {
             reason = e.getClass().getSimpleName() + ": " + firstLine(e.getMessage());
         }
@@ -183,7 +195,11 @@ public final class JsonToArrow {
                 case START_OBJECT, START_ARRAY -> {
                     ByteBuf text = c.text;
                     int start = text.length;
-                    writeCompact(p, text);
+                    if (nestedSlowPath) {
+                        writeTree(readTree(p), text);
+                    } else {
+                        writeCompact(p, text);
+                    }
                     c.set(row, K_TEXT, Vectors.span(start, text.length - start));
                 }
                 default -> {
@@ -202,9 +218,10 @@ public final class JsonToArrow {
 
     /**
      * Writes the object or array at the parser's current token as compact JSON, the way orjson.dumps writes
-     * it, leaving the parser on its closing token.
+     * it, leaving the parser on its closing token. Throws {@link DuplicateNestedKey} when an object repeats a
+     * key (orjson keeps the last value at the first key's position, which needs {@link #readTree}).
      */
-    private static void writeCompact(JsonParser p, ByteBuf out) throws IOException {
+    private void writeCompact(JsonParser p, ByteBuf out) throws IOException {
         int depth = 0;
         boolean comma = false;
         JsonToken t = p.currentToken();
@@ -213,68 +230,37 @@ public final class JsonToArrow {
                 case START_OBJECT -> {
                     if (comma) out.put((byte) ',');
                     out.put((byte) '{');
-                    depth++;
+                    openScope(depth++);
                     comma = false;
                 }
                 case START_ARRAY -> {
                     if (comma) out.put((byte) ',');
                     out.put((byte) '[');
-                    depth++;
+                    openScope(depth++);
                     comma = false;
                 }
                 case END_OBJECT -> {
                     out.put((byte) '}');
-                    depth--;
+                    closeScope(--depth);
                     comma = true;
                 }
                 case END_ARRAY -> {
                     out.put((byte) ']');
-                    depth--;
+                    closeScope(--depth);
                     comma = true;
                 }
                 case FIELD_NAME -> {
                     if (comma) out.put((byte) ',');
+                    addKey(depth - 1, p.currentName());
                     JsonText.appendQuoted(p.getTextCharacters(), p.getTextOffset(), p.getTextLength(), out);
                     out.put((byte) ':');
                     comma = false;
                 }
-                case VALUE_STRING -> {
+                default -> {
                     if (comma) out.put((byte) ',');
-                    JsonText.appendQuoted(p.getTextCharacters(), p.getTextOffset(), p.getTextLength(), out);
+                    writeScalar(p, t, out);
                     comma = true;
                 }
-                case VALUE_NUMBER_INT -> {
-                    if (comma) out.put((byte) ',');
-                    // Exact source text (JSON integer syntax is already canonical; no rounding of big values).
-                    JsonText.appendUtf8(p.getTextCharacters(), p.getTextOffset(), p.getTextLength(), out);
-                    comma = true;
-                }
-                case VALUE_NUMBER_FLOAT -> {
-                    if (comma) out.put((byte) ',');
-                    double d = p.getDoubleValue();
-                    if (Double.isInfinite(d)) {
-                        JsonText.appendUtf8(p.getTextCharacters(), p.getTextOffset(), p.getTextLength(), out);
-                    } else {
-                        JsonText.appendDouble(d, out);
-                    }
-                    comma = true;
-                }
-                case VALUE_TRUE -> {
-                    if (comma) out.put((byte) ',');
-                    out.put(JsonText.TRUE);
-                    comma = true;
-                }
-                case VALUE_FALSE -> {
-                    if (comma) out.put((byte) ',');
-                    out.put(JsonText.FALSE);
-                    comma = true;
-                }
-                case VALUE_NULL -> {
-                    if (comma) out.put((byte) ',');
-                    out.put(JsonText.NULL);
-                    comma = true;
-                }
-                default -> throw new IOException("unexpected token " + t);
             }
             if (depth == 0) {
                 return;
@@ -283,6 +269,156 @@ public final class JsonToArrow {
             if (t == null) {
                 throw new IOException("unexpected end of input");
             }
+        }
+    }
+
+    private static void writeScalar(JsonParser p, JsonToken t, ByteBuf out) throws IOException {
+        switch (t) {
+            case VALUE_STRING -> JsonText.appendQuoted(p.getTextCharacters(), p.getTextOffset(), p.getTextLength(), out);
+            // Exact source text: JSON integer syntax is canonical already, and big values are never rounded.
+            case VALUE_NUMBER_INT -> JsonText.appendUtf8(p.getTextCharacters(), p.getTextOffset(), p.getTextLength(), out);
+            case VALUE_NUMBER_FLOAT -> {
+                double d = p.getDoubleValue();
+                if (Double.isInfinite(d)) {
+                    JsonText.appendUtf8(p.getTextCharacters(), p.getTextOffset(), p.getTextLength(), out);
+                } else {
+                    JsonText.appendDouble(d, out);
+                }
+            }
+            case VALUE_TRUE -> out.put(JsonText.TRUE);
+            case VALUE_FALSE -> out.put(JsonText.FALSE);
+            case VALUE_NULL -> out.put(JsonText.NULL);
+            default -> throw new IOException("unexpected token " + t);
+        }
+    }
+
+    // Keys of the nested objects currently open, to spot duplicates: scopeStart[d] indexes keyStack.
+    private String[] keyStack = new String[64];
+    private int keyTop;
+    private int[] scopeStart = new int[16];
+    private java.util.HashSet<String>[] scopeSets = newSetArray(16);
+    private static final int LINEAR_SCAN_LIMIT = 16;
+
+    @SuppressWarnings("unchecked")
+    private static java.util.HashSet<String>[] newSetArray(int n) {
+        return (java.util.HashSet<String>[]) new java.util.HashSet<?>[n];
+    }
+
+    private void openScope(int depth) {
+        if (depth == scopeStart.length) {
+            scopeStart = Arrays.copyOf(scopeStart, depth * 2);
+            scopeSets = Arrays.copyOf(scopeSets, depth * 2);
+        }
+        if (depth == 0) {
+            keyTop = 0;
+        }
+        scopeStart[depth] = keyTop;
+        java.util.HashSet<String> set = scopeSets[depth];
+        if (set != null && !set.isEmpty()) {
+            set.clear(); // left over from a larger object (or an aborted record) at this depth
+        }
+    }
+
+    private void closeScope(int depth) {
+        keyTop = scopeStart[depth];
+    }
+
+    private void addKey(int depth, String name) {
+        int start = scopeStart[depth];
+        int count = keyTop - start;
+        if (count < LINEAR_SCAN_LIMIT) {
+            for (int i = start; i < keyTop; i++) {
+                if (keyStack[i].equals(name)) {
+                    throw DuplicateNestedKey.INSTANCE;
+                }
+            }
+        } else {
+            java.util.HashSet<String> set = scopeSets[depth];
+            if (set == null) {
+                set = scopeSets[depth] = new java.util.HashSet<>();
+            }
+            if (set.isEmpty()) {
+                for (int i = start; i < keyTop; i++) {
+                    set.add(keyStack[i]);
+                }
+            }
+            if (!set.add(name)) {
+                throw DuplicateNestedKey.INSTANCE;
+            }
+        }
+        if (keyTop == keyStack.length) {
+            keyStack = Arrays.copyOf(keyStack, keyTop * 2);
+        }
+        keyStack[keyTop++] = name;
+    }
+
+    /** Signals a repeated key inside a nested object; the record is then parsed again on the slow path. */
+    private static final class DuplicateNestedKey extends RuntimeException {
+        static final DuplicateNestedKey INSTANCE = new DuplicateNestedKey();
+
+        private DuplicateNestedKey() {
+            super("duplicate key in nested object", null, false, false);
+        }
+    }
+
+    private static final String NESTED_DUPLICATE = "nested duplicate key";
+    private boolean nestedSlowPath;
+
+    /**
+     * Slow path: reads the value at the current token into a tree (LinkedHashMap for objects, so a repeated
+     * key keeps its first position and takes the last value, like a Python dict; ArrayList for arrays; the
+     * rendered bytes for scalars).
+     */
+    private static Object readTree(JsonParser p) throws IOException {
+        JsonToken t = p.currentToken();
+        if (t == JsonToken.START_OBJECT) {
+            java.util.LinkedHashMap<String, Object> map = new java.util.LinkedHashMap<>();
+            while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                p.nextToken();
+                map.put(name, readTree(p));
+            }
+            if (t != JsonToken.END_OBJECT) {
+                throw new IOException("unexpected token " + t);
+            }
+            return map;
+        }
+        if (t == JsonToken.START_ARRAY) {
+            ArrayList<Object> list = new ArrayList<>();
+            while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+                if (t == null) {
+                    throw new IOException("unexpected end of input");
+                }
+                list.add(readTree(p));
+            }
+            return list;
+        }
+        ByteBuf scalar = new ByteBuf(16);
+        writeScalar(p, t, scalar);
+        return Arrays.copyOf(scalar.data, scalar.length);
+    }
+
+    private static void writeTree(Object node, ByteBuf out) {
+        if (node instanceof java.util.Map<?, ?> map) {
+            out.put((byte) '{');
+            boolean comma = false;
+            for (java.util.Map.Entry<?, ?> e : map.entrySet()) {
+                if (comma) out.put((byte) ',');
+                JsonText.appendQuoted((String) e.getKey(), out);
+                out.put((byte) ':');
+                writeTree(e.getValue(), out);
+                comma = true;
+            }
+            out.put((byte) '}');
+        } else if (node instanceof List<?> list) {
+            out.put((byte) '[');
+            for (int i = 0; i < list.size(); i++) {
+                if (i > 0) out.put((byte) ',');
+                writeTree(list.get(i), out);
+            }
+            out.put((byte) ']');
+        } else {
+            out.put((byte[]) node);
         }
     }
 
@@ -485,8 +621,12 @@ public final class JsonToArrow {
         lastWarnNanos = now;
         long suppressed = suppressedWarnings;
         suppressedWarnings = 0;
-        LOG.warnf("Skipping unparseable JSON value (%s; %d similar warnings suppressed in the last interval): %s",
-                reason, suppressed, preview(value));
+        if (suppressed == 0) {
+            LOG.warnf("Skipping unparseable JSON value (%s): %s", reason, preview(value));
+        } else {
+            LOG.warnf("Skipping unparseable JSON value (%s; %d more since the last warning): %s",
+                    reason, suppressed, preview(value));
+        }
     }
 
     /** The first 200 bytes, decoded leniently, with control characters escaped so a log line stays one line. */
