@@ -1,0 +1,97 @@
+package dev.millpond.convert;
+
+import static dev.millpond.convert.ArrowTestSupport.bytes;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class JsonTextTest {
+
+    /** orjson (Rust ryu "pretty") spellings. */
+    static Stream<Arguments> floats() {
+        return Stream.of(
+                Arguments.of(1.0, "1.0"),
+                Arguments.of(-1.0, "-1.0"),
+                Arguments.of(0.0, "0.0"),
+                Arguments.of(-0.0, "-0.0"),
+                Arguments.of(2.5, "2.5"),
+                Arguments.of(0.1, "0.1"),
+                Arguments.of(0.30000000000000004, "0.30000000000000004"),
+                Arguments.of(100.0, "100.0"),
+                Arguments.of(1e15, "1000000000000000.0"),
+                Arguments.of(1e16, "1e16"),
+                Arguments.of(1e20, "1e20"),
+                Arguments.of(-1e20, "-1e20"),
+                Arguments.of(1.2345678901234568e17, "1.2345678901234568e17"),
+                Arguments.of(1234567890123456.7, "1234567890123456.8"),
+                Arguments.of(0.0001, "0.0001"),
+                Arguments.of(0.00001, "0.00001"),
+                Arguments.of(1e-6, "1e-6"),
+                Arguments.of(1.5e-7, "1.5e-7"),
+                Arguments.of(0.001234, "0.001234"),
+                Arguments.of(123456.789, "123456.789"),
+                Arguments.of(31.245270191439438, "31.245270191439438"),
+                Arguments.of(0.8701, "0.8701"),
+                Arguments.of(5e-324, "5e-324"),
+                Arguments.of(Double.MAX_VALUE, "1.7976931348623157e308"),
+                Arguments.of(2.0e-3, "0.002"),
+                Arguments.of(1.0e23, "1e23"),
+                Arguments.of(9007199254740993.0, "9007199254740992.0"));
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @MethodSource("floats")
+    void formatsFloatsLikeOrjson(double value, String expected) {
+        assertThat(JsonText.formatDouble(value)).isEqualTo(expected);
+    }
+
+    @Test
+    void formattedFloatsRoundTrip() {
+        Random random = new Random(42);
+        for (int i = 0; i < 20_000; i++) {
+            double d = switch (i % 3) {
+                case 0 -> Double.longBitsToDouble(random.nextLong());
+                case 1 -> random.nextDouble() * Math.pow(10, random.nextInt(40) - 20);
+                default -> (double) random.nextInt(1_000_000) / 1000;
+            };
+            if (Double.isNaN(d) || Double.isInfinite(d)) {
+                continue;
+            }
+            String s = JsonText.formatDouble(d);
+            assertThat(Double.parseDouble(s)).as(s).isEqualTo(d);
+            assertThat(s).doesNotContain("E").doesNotContain("+");
+            assertThat(s.contains(".") || s.contains("e")).as(s).isTrue();
+        }
+    }
+
+    static Stream<Arguments> utf8() {
+        return Stream.of(
+                Arguments.of("ascii", "{\"a\":1}".getBytes(StandardCharsets.UTF_8), true),
+                Arguments.of("multibyte", "{\"é東😀\":1}".getBytes(StandardCharsets.UTF_8), true),
+                Arguments.of("long ascii", "x".repeat(100).getBytes(StandardCharsets.UTF_8), true),
+                Arguments.of("U+10FFFF", bytes(0xF4, 0x8F, 0xBF, 0xBF), true),
+                Arguments.of("NUL", bytes('{', 0, '}'), false),
+                Arguments.of("NUL after 8 ascii", bytes('a', 'a', 'a', 'a', 'a', 'a', 'a', 'a', 0), false),
+                Arguments.of("lone continuation", bytes(0x80), false),
+                Arguments.of("0xFF", bytes('a', 0xFF), false),
+                Arguments.of("overlong 2-byte", bytes(0xC0, 0xAF), false),
+                Arguments.of("overlong 3-byte", bytes(0xE0, 0x80, 0xAF), false),
+                Arguments.of("overlong 4-byte", bytes(0xF0, 0x80, 0x80, 0xAF), false),
+                Arguments.of("surrogate", bytes(0xED, 0xA0, 0x80), false),
+                Arguments.of("above U+10FFFF", bytes(0xF4, 0x90, 0x80, 0x80), false),
+                Arguments.of("truncated", bytes('a', 0xE6, 0x9D), false),
+                Arguments.of("latin-1", bytes('"', 0xE9, '"'), false));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("utf8")
+    void validatesUtf8Strictly(String name, byte[] input, boolean valid) {
+        assertThat(JsonText.isStrictUtf8WithoutNul(input)).isEqualTo(valid);
+    }
+}
