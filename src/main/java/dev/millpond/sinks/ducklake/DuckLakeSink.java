@@ -21,7 +21,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -35,7 +34,7 @@ import java.util.Set;
 public final class DuckLakeSink implements Sink {
 
     private static final Logger LOG = Logger.getLogger(DuckLakeSink.class);
-    private static final String STREAM = "_arrow_batch";
+    private static final String STREAM_PREFIX = "_arrow_batch_";
     private static final String STAGE = "_millpond_stage";
     private static final List<String> CONTENTION_MARKERS = List.of(
             "maximum retry count", "duplicate key value", "could not serialize access", "Transaction conflict");
@@ -49,6 +48,7 @@ public final class DuckLakeSink implements Sink {
 
     private boolean tableEnsured;
     private LiveSchema liveSchema;
+    private long streamSequence;
 
     public DuckLakeSink(DuckLakeSinkSettings settings, MillpondMetrics metrics, BufferAllocator allocator) throws SQLException {
         this.settings = settings;
@@ -116,19 +116,34 @@ public final class DuckLakeSink implements Sink {
             }
         }
         String select = String.join(", ", projection) + ", NOW() AS _inserted_at";
-        try (ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
-            Data.exportArrayStream(allocator, batch.reader(allocator), stream);
-            duck.registerArrowStream(STREAM, stream);
-            if (castColumns.isEmpty()) {
-                return update("INSERT INTO " + table + " BY NAME (SELECT " + select + " FROM " + STREAM + ")");
+        // A registered stream name stays bound to its (one-shot) C stream, so every attempt registers a fresh name
+        // and drops it afterwards.
+        String stream = STREAM_PREFIX + (++streamSequence);
+        try (ArrowArrayStream arrow = ArrowArrayStream.allocateNew(allocator)) {
+            Data.exportArrayStream(allocator, batch.reader(allocator), arrow);
+            duck.registerArrowStream(stream, arrow);
+            try {
+                if (castColumns.isEmpty()) {
+                    return update("INSERT INTO " + table + " BY NAME (SELECT " + select + " FROM " + stream + ")");
+                }
+                return insertWithCoercion(stream, select, castColumns);
+            } finally {
+                dropStream(stream);
             }
-            return insertWithCoercion(select, castColumns);
+        }
+    }
+
+    private void dropStream(String stream) {
+        try {
+            execute(connection, "DROP VIEW IF EXISTS " + stream);
+        } catch (SQLException e) {
+            LOG.debugf("Could not drop %s: %s", stream, e.getMessage());
         }
     }
 
     /** The cast path scans the batch more than once (to count nulled values), so it stages the stream first. */
-    private long insertWithCoercion(String select, Map<String, String> castColumns) throws SQLException {
-        execute(connection, "CREATE OR REPLACE TEMP TABLE " + STAGE + " AS SELECT * FROM " + STREAM);
+    private long insertWithCoercion(String stream, String select, Map<String, String> castColumns) throws SQLException {
+        execute(connection, "CREATE OR REPLACE TEMP TABLE " + STAGE + " AS SELECT * FROM " + stream);
         try {
             for (Map.Entry<String, String> e : castColumns.entrySet()) {
                 String col = DuckLakeSql.ident(e.getKey());
@@ -299,9 +314,5 @@ public final class DuckLakeSink implements Sink {
         try (Statement s = c.createStatement()) {
             s.execute(sql);
         }
-    }
-
-    static String lower(String s) {
-        return s.toLowerCase(Locale.ROOT);
     }
 }
