@@ -21,9 +21,7 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
-import jakarta.inject.Singleton;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.kafka.clients.admin.Admin;
@@ -63,12 +61,6 @@ public class PumpLauncher {
     private volatile boolean stopping;
     private Thread thread;
 
-    @Produces
-    @Singleton
-    PumpHealth pumpHealth() {
-        return new PumpHealth();
-    }
-
     void onStart(@Observes StartupEvent event) {
         MillpondConfig config;
         try {
@@ -78,6 +70,7 @@ public class PumpLauncher {
             Quarkus.asyncExit(1);
             return;
         }
+        TerminationSignals.install();
         thread = new Thread(() -> runPump(config), "millpond-pump");
         thread.start();
     }

@@ -1,5 +1,7 @@
 package dev.millpond.observability;
 
+import jakarta.inject.Singleton;
+
 import java.util.Locale;
 
 /**
@@ -7,7 +9,8 @@ import java.util.Locale;
  * returned recently" (480 s, the original's deadline); readiness additionally needs a constructed sink and assigned
  * partitions (decision D8), so a pod never reports ready while it cannot write.
  */
-public final class PumpHealth {
+@Singleton
+public class PumpHealth {
 
     public static final double MAX_POLL_AGE_SECONDS = 480.0;
 

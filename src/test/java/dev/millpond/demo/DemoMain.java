@@ -110,7 +110,7 @@ public final class DemoMain {
         }
         say("parquet files are under " + data);
         say("to query a lake like this yourself with DuckDB 1.4.4 (extensions ducklake + postgres):");
-        System.out.println("    " + attach.replace(postgres.password(), "<password>") + ";");
+        System.out.println("    " + attach + ";");
         System.out.println("    SELECT event, count(*) FROM lake.main.events GROUP BY event;");
     }
 

@@ -69,12 +69,13 @@ public final class DuckLakeSink implements Sink {
         String target = settings.connection().equals(":memory:") ? "" : settings.connection();
         Connection c = DriverManager.getConnection("jdbc:duckdb:" + target, props);
         try {
-            for (DuckLakeSinkSettings.S3Setting s3 : settings.s3Settings()) {
-                execute(c, "SET " + s3.name() + " = " + DuckLakeSql.literal(s3.value()));
-            }
+            // Loaded before the s3_* settings: with auto-loading off, httpfs must define them first.
             execute(c, "LOAD httpfs");
             execute(c, "LOAD ducklake");
             execute(c, "LOAD postgres");
+            for (DuckLakeSinkSettings.S3Setting s3 : settings.s3Settings()) {
+                execute(c, "SET " + s3.name() + " = " + DuckLakeSql.literal(s3.value()));
+            }
             execute(c, "SET preserve_insertion_order = false");
             execute(c, "SET ducklake_max_retry_count = " + settings.maxRetryCount());
             if (settings.memoryLimit().isPresent()) {

@@ -1,0 +1,31 @@
+package dev.millpond.app;
+
+import io.quarkus.runtime.Quarkus;
+import org.jboss.logging.Logger;
+import sun.misc.Signal;
+
+/**
+ * SIGTERM and SIGINT start an orderly shutdown that exits 0, as the original does: the pump finishes its step,
+ * flushes and commits. The JVM's default handling would report 143/130, which Kubernetes and operators read as a
+ * crash of a pod that in fact stopped cleanly.
+ */
+final class TerminationSignals {
+
+    private static final Logger LOG = Logger.getLogger(TerminationSignals.class);
+
+    private TerminationSignals() {
+    }
+
+    static void install() {
+        for (String name : new String[]{"TERM", "INT"}) {
+            try {
+                Signal.handle(new Signal(name), signal -> {
+                    LOG.infof("SIG%s received", name);
+                    Quarkus.asyncExit(0);
+                });
+            } catch (IllegalArgumentException e) {
+                LOG.warnf("Cannot handle SIG%s here: %s", name, e.getMessage());
+            }
+        }
+    }
+}
