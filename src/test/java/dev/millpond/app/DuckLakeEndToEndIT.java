@@ -122,7 +122,7 @@ class DuckLakeEndToEndIT {
                 assertThat(AppProcess.metricIn(metrics, "millpond_records_consumed_total", "partition",
                         Integer.toString(p)).orElseThrow()).as("consumed p%d", p).isEqualTo(records);
                 assertThat(AppProcess.metricIn(metrics, "millpond_last_committed_offset", "partition",
-                        Integer.toString(p)).orElseThrow()).as("committed gauge p%d", p).isEqualTo(end.get(p));
+                        Integer.toString(p)).orElseThrow()).as("committed gauge p%d", p).isEqualTo(end.get(p).doubleValue());
                 assertThat(AppProcess.metricIn(p % 2 == 0 ? m1 : m0, "millpond_records_consumed_total", "partition",
                         Integer.toString(p))).as("p%d consumed by the other ordinal", p).isEmpty();
             }
