@@ -76,6 +76,8 @@ class JsonToArrowTest {
                 Arguments.of("raw newline in string", s("{\"a\":\"x\ny\"}")),
                 Arguments.of("lone surrogate escape", s("{\"a\":\"\\ud800\"}")),
                 Arguments.of("lone surrogate escape nested", s("{\"a\":[\"\\udc00x\"]}")),
+                Arguments.of("NUL inside a string", concat(s("{\"a\":\"x"), bytes(0, '"', '}'))),
+                Arguments.of("NUL after the object", concat(s("{\"a\":1}"), bytes(0))),
                 Arguments.of("BOM", concat(bytes(0xEF, 0xBB, 0xBF), s("{\"a\":1}"))),
                 Arguments.of("invalid UTF-8 0xFF", concat(s("{\"a\":\"x"), bytes(0xFF, '"', '}'))),
                 Arguments.of("overlong UTF-8", concat(s("{\"a\":\""), bytes(0xC0, 0xAF, '"', '}'))),
