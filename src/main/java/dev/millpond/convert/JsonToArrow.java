@@ -318,6 +318,7 @@ public final class JsonToArrow {
     private String[] keyStack = new String[64];
     private int keyTop;
     private int[] scopeStart = new int[16];
+    private long[] scopeMask = new long[16];
     private java.util.HashSet<String>[] scopeSets = newSetArray(16);
     private static final int LINEAR_SCAN_LIMIT = 64;
 
@@ -329,12 +330,14 @@ public final class JsonToArrow {
     private void openScope(int depth) {
         if (depth == scopeStart.length) {
             scopeStart = Arrays.copyOf(scopeStart, depth * 2);
+            scopeMask = Arrays.copyOf(scopeMask, depth * 2);
             scopeSets = Arrays.copyOf(scopeSets, depth * 2);
         }
         if (depth == 0) {
             keyTop = 0;
         }
         scopeStart[depth] = keyTop;
+        scopeMask[depth] = 0;
         java.util.HashSet<String> set = scopeSets[depth];
         if (set != null && !set.isEmpty()) {
             set.clear(); // left over from a larger object (or an aborted record) at this depth
@@ -349,13 +352,18 @@ public final class JsonToArrow {
         int start = scopeStart[depth];
         int count = keyTop - start;
         if (count < LINEAR_SCAN_LIMIT) {
+            // A 64-bit filter of the scope's key hashes: only a hit needs the scan.
             int h = name.hashCode();
-            for (int i = start; i < keyTop; i++) {
-                String k = keyStack[i];
-                if (k == name || (k.hashCode() == h && k.equals(name))) {
-                    throw DuplicateNestedKey.INSTANCE;
+            long bit = 1L << ((h ^ (h >>> 6) ^ (h >>> 12) ^ (h >>> 18)) & 63);
+            if ((scopeMask[depth] & bit) != 0) {
+                for (int i = start; i < keyTop; i++) {
+                    String k = keyStack[i];
+                    if (k == name || (k.hashCode() == h && k.equals(name))) {
+                        throw DuplicateNestedKey.INSTANCE;
+                    }
                 }
             }
+            scopeMask[depth] |= bit;
         } else {
             java.util.HashSet<String> set = scopeSets[depth];
             if (set == null) {
