@@ -295,33 +295,35 @@ final class JsonText {
     private static final VarHandle LONGS =
             MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long HIGH_BITS = 0x8080808080808080L;
-    private static final long LOW_BITS = 0x0101010101010101L;
 
     /**
      * True if {@code b} is strictly valid UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing above
-     * U+10FFFF) and contains no NUL byte. A NUL can never appear in valid JSON, and refusing it here also
-     * stops Jackson from auto-detecting UTF-16/UTF-32 input.
+     * U+10FFFF) and has no NUL byte among its first four bytes. Jackson guesses UTF-16/UTF-32 from NULs there,
+     * so refusing them pins the input to UTF-8; a NUL anywhere else is rejected by the JSON parser itself
+     * (it is neither whitespace nor allowed unescaped inside a string).
      */
     static boolean isStrictUtf8WithoutNul(byte[] b) {
         int n = b.length;
+        for (int i = 0; i < Math.min(4, n); i++) {
+            if (b[i] == 0) {
+                return false;
+            }
+        }
         int i = 0;
         while (i < n) {
-            // 8 ASCII bytes at a time.
-            while (i + 8 <= n) {
-                long w = (long) LONGS.get(b, i);
-                if ((w & HIGH_BITS) != 0 || ((w - LOW_BITS) & ~w & HIGH_BITS) != 0) {
+            // 16 ASCII bytes at a time.
+            while (i + 16 <= n) {
+                long w = (long) LONGS.get(b, i) | (long) LONGS.get(b, i + 8);
+                if ((w & HIGH_BITS) != 0) {
                     break;
                 }
-                i += 8;
+                i += 16;
             }
             if (i >= n) {
                 return true;
             }
             int c = b[i] & 0xFF;
             if (c < 0x80) {
-                if (c == 0) {
-                    return false;
-                }
                 i++;
                 continue;
             }

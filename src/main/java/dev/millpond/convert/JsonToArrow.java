@@ -111,6 +111,9 @@ public final class JsonToArrow {
             VectorSchemaRoot root = build(rows);
             return new ConvertedBatch(root, rows, values.size() - rows, ArrowSizes.nbytes(root));
         } finally {
+            for (Column c : columns) {
+                recycle(c);
+            }
             byName.clear();
             columns.clear();
         }
@@ -251,9 +254,9 @@ public final class JsonToArrow {
                 }
                 case FIELD_NAME -> {
                     if (comma) out.put((byte) ',');
-                    addKey(depth - 1, p.currentName());
-                    JsonText.appendQuoted(p.getTextCharacters(), p.getTextOffset(), p.getTextLength(), out);
-                    out.put((byte) ':');
+                    String name = p.currentName();
+                    addKey(depth - 1, name);
+                    out.put(quotedName(name));
                     comma = false;
                 }
                 default -> {
@@ -292,12 +295,32 @@ public final class JsonToArrow {
         }
     }
 
+    /** {@code "name":} as compact JSON bytes, cached per key (keys repeat from record to record). */
+    private final HashMap<String, byte[]> quotedNames = new HashMap<>();
+    private static final int QUOTED_NAME_CACHE_LIMIT = 50_000;
+
+    private byte[] quotedName(String name) {
+        byte[] q = quotedNames.get(name);
+        if (q == null) {
+            ByteBuf b = new ByteBuf(name.length() + 8);
+            JsonText.appendQuoted(name, b);
+            b.put((byte) ':');
+            q = Arrays.copyOf(b.data, b.length);
+            if (quotedNames.size() >= QUOTED_NAME_CACHE_LIMIT) {
+                quotedNames.clear(); // high-cardinality keys: keep the cache bounded
+            }
+            quotedNames.put(name, q);
+        }
+        return q;
+    }
+
     // Keys of the nested objects currently open, to spot duplicates: scopeStart[d] indexes keyStack.
     private String[] keyStack = new String[64];
     private int keyTop;
     private int[] scopeStart = new int[16];
+    private long[] scopeMask = new long[16];
     private java.util.HashSet<String>[] scopeSets = newSetArray(16);
-    private static final int LINEAR_SCAN_LIMIT = 16;
+    private static final int LINEAR_SCAN_LIMIT = 64;
 
     @SuppressWarnings("unchecked")
     private static java.util.HashSet<String>[] newSetArray(int n) {
@@ -307,12 +330,14 @@ public final class JsonToArrow {
     private void openScope(int depth) {
         if (depth == scopeStart.length) {
             scopeStart = Arrays.copyOf(scopeStart, depth * 2);
+            scopeMask = Arrays.copyOf(scopeMask, depth * 2);
             scopeSets = Arrays.copyOf(scopeSets, depth * 2);
         }
         if (depth == 0) {
             keyTop = 0;
         }
         scopeStart[depth] = keyTop;
+        scopeMask[depth] = 0;
         java.util.HashSet<String> set = scopeSets[depth];
         if (set != null && !set.isEmpty()) {
             set.clear(); // left over from a larger object (or an aborted record) at this depth
@@ -327,11 +352,18 @@ public final class JsonToArrow {
         int start = scopeStart[depth];
         int count = keyTop - start;
         if (count < LINEAR_SCAN_LIMIT) {
-            for (int i = start; i < keyTop; i++) {
-                if (keyStack[i].equals(name)) {
-                    throw DuplicateNestedKey.INSTANCE;
+            // A 64-bit filter of the scope's key hashes: only a hit needs the scan.
+            int h = name.hashCode();
+            long bit = 1L << ((h ^ (h >>> 6) ^ (h >>> 12) ^ (h >>> 18)) & 63);
+            if ((scopeMask[depth] & bit) != 0) {
+                for (int i = start; i < keyTop; i++) {
+                    String k = keyStack[i];
+                    if (k == name || (k.hashCode() == h && k.equals(name))) {
+                        throw DuplicateNestedKey.INSTANCE;
+                    }
                 }
             }
+            scopeMask[depth] |= bit;
         } else {
             java.util.HashSet<String> set = scopeSets[depth];
             if (set == null) {
@@ -425,11 +457,22 @@ public final class JsonToArrow {
     private Column column(String name) {
         Column c = byName.get(name);
         if (c == null) {
-            c = new Column(name, maxRows);
+            c = spareColumns.isEmpty() ? new Column() : spareColumns.remove(spareColumns.size() - 1);
+            c.reset(name, maxRows);
             byName.put(name, c);
             columns.add(c);
         }
         return c;
+    }
+
+    /** Column storage kept between batches so the arrays and text buffers are not re-grown every poll. */
+    private final ArrayList<Column> spareColumns = new ArrayList<>();
+    private static final int MAX_SPARE_COLUMNS = 512;
+
+    private void recycle(Column c) {
+        if (spareColumns.size() < MAX_SPARE_COLUMNS && c.release()) {
+            spareColumns.add(c);
+        }
     }
 
     /** Undoes a failed record: its cells become null again and the columns it introduced disappear. */
@@ -439,7 +482,9 @@ public final class JsonToArrow {
         }
         touchedCount = 0;
         for (int i = columns.size() - 1; i >= columnsBefore; i--) {
-            byName.remove(columns.remove(i).name);
+            Column c = columns.remove(i);
+            byName.remove(c.name);
+            recycle(c);
         }
     }
 
@@ -464,18 +509,31 @@ public final class JsonToArrow {
 
     /** One column's values for the batch being converted. */
     static final class Column {
-        final String name;
-        final int maxRows;
-        byte[] kinds;
-        long[] vals;
+        private static final int MAX_KEPT_TEXT = 16 << 20;
+        private static final int MAX_KEPT_ROWS = 1 << 20;
+        String name;
+        int maxRows;
+        byte[] kinds = new byte[0];
+        long[] vals = new long[0];
         final ByteBuf text = new ByteBuf(64);
 
-        Column(String name, int maxRows) {
+        void reset(String name, int maxRows) {
             this.name = name;
             this.maxRows = maxRows;
-            int cap = Math.min(maxRows, 256);
-            kinds = new byte[cap];
-            vals = new long[cap];
+            if (kinds.length == 0) {
+                int cap = Math.min(maxRows, 256);
+                kinds = new byte[cap];
+                vals = new long[cap];
+            }
+            text.clear();
+        }
+
+        /** Clears the column for reuse; false when its buffers are too large to keep around. */
+        boolean release() {
+            name = null;
+            Arrays.fill(kinds, K_NULL);
+            text.clear();
+            return text.data.length <= MAX_KEPT_TEXT && kinds.length <= MAX_KEPT_ROWS;
         }
 
         void set(int row, byte kind, long value) {
@@ -483,7 +541,7 @@ public final class JsonToArrow {
                 if (kind == K_NULL) {
                     return; // rows beyond the arrays are null already
                 }
-                int cap = (int) Math.min(Math.max(row + 1L, kinds.length * 2L), maxRows);
+                int cap = (int) Math.max(row + 1L, Math.min(kinds.length * 2L, maxRows));
                 kinds = Arrays.copyOf(kinds, cap);
                 vals = Arrays.copyOf(vals, cap);
             }

@@ -76,6 +76,8 @@ class JsonToArrowTest {
                 Arguments.of("raw newline in string", s("{\"a\":\"x\ny\"}")),
                 Arguments.of("lone surrogate escape", s("{\"a\":\"\\ud800\"}")),
                 Arguments.of("lone surrogate escape nested", s("{\"a\":[\"\\udc00x\"]}")),
+                Arguments.of("NUL inside a string", concat(s("{\"a\":\"x"), bytes(0, '"', '}'))),
+                Arguments.of("NUL after the object", concat(s("{\"a\":1}"), bytes(0))),
                 Arguments.of("BOM", concat(bytes(0xEF, 0xBB, 0xBF), s("{\"a\":1}"))),
                 Arguments.of("invalid UTF-8 0xFF", concat(s("{\"a\":\"x"), bytes(0xFF, '"', '}'))),
                 Arguments.of("overlong UTF-8", concat(s("{\"a\":\""), bytes(0xC0, 0xAF, '"', '}'))),
@@ -106,6 +108,20 @@ class JsonToArrowTest {
             assertThat(b.failed()).isEqualTo(1);
             assertThat(names(b.root())).containsExactly("a");
             assertThat(values(b.root(), "a")).containsExactly(1L, 2L);
+        }
+    }
+
+    @Test
+    void aFailedRecordLeavesNoTraceInColumnsItTouched() {
+        try (ConvertedBatch b = converter.convert(utf8(
+                "{\"a\":1,\"b\":\"x\"}",
+                "{\"b\":true,\"a\":\"text\",\"n\":{\"k\":[1,2]},\"new\":1,\"z\":NaN}",
+                "{\"a\":2}"))) {
+            assertThat(b.failed()).isEqualTo(1);
+            assertThat(names(b.root())).containsExactly("a", "b");
+            assertThat(types(b.root())).containsEntry("a", BIGINT).containsEntry("b", VARCHAR);
+            assertThat(values(b.root(), "a")).containsExactly(1L, 2L);
+            assertThat(values(b.root(), "b")).containsExactly("x", null);
         }
     }
 
@@ -287,7 +303,7 @@ class JsonToArrowTest {
     void manyNestedKeysUseTheHashedDuplicateCheck() {
         StringBuilder sb = new StringBuilder("{\"n\":{");
         StringBuilder expected = new StringBuilder("{");
-        for (int i = 0; i < 40; i++) {
+        for (int i = 0; i < 100; i++) { // above the linear-scan limit, so the hashed check runs
             sb.append(i == 0 ? "" : ",").append("\"k").append(i).append("\":").append(i);
             expected.append(i == 0 ? "" : ",").append("\"k").append(i).append("\":").append(i == 5 ? 99 : i);
         }
