@@ -5,9 +5,13 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+
+import java.time.Duration;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.DoubleSupplier;
 
@@ -27,8 +31,8 @@ public final class MillpondMetrics {
     private final Tags base;
 
     private final Counter recordsWritten;
-    private final DistributionSummary flushDuration;
-    private final DistributionSummary conversionSeconds;
+    private final Timer flushDuration;
+    private final Timer conversionSeconds;
     private final DistributionSummary flushSizeBytes;
     private final DistributionSummary flushSizeRecords;
     private final GaugeValue pendingBytes = new GaugeValue();
@@ -47,8 +51,8 @@ public final class MillpondMetrics {
         recordsWritten = Counter.builder("millpond.records.written").tags(base).register(registry);
         schemaColumnsAdded = Counter.builder("millpond.schema.columns.added").tags(base).register(registry);
         schemaColumnsWidened = Counter.builder("millpond.schema.columns.widened").tags(base).register(registry);
-        flushDuration = histogram("millpond.flush.duration.seconds", DEFAULT_SECONDS_BUCKETS);
-        conversionSeconds = histogram("millpond.arrow.conversion.seconds", DEFAULT_SECONDS_BUCKETS);
+        flushDuration = secondsHistogram("millpond.flush.duration");
+        conversionSeconds = secondsHistogram("millpond.arrow.conversion");
         flushSizeBytes = histogram("millpond.flush.size.bytes", FLUSH_BYTES_BUCKETS);
         flushSizeRecords = histogram("millpond.flush.size.records", FLUSH_RECORDS_BUCKETS);
         gauge("millpond.pending.bytes", Tags.empty(), pendingBytes);
@@ -58,6 +62,15 @@ public final class MillpondMetrics {
 
     private DistributionSummary histogram(String name, double[] buckets) {
         return DistributionSummary.builder(name).tags(base).serviceLevelObjectives(buckets).register(registry);
+    }
+
+    /** A Timer is Micrometer's seconds histogram; Prometheus sees {@code <name>_seconds_bucket/_sum/_count}. */
+    private Timer secondsHistogram(String name) {
+        Duration[] buckets = new Duration[DEFAULT_SECONDS_BUCKETS.length];
+        for (int i = 0; i < buckets.length; i++) {
+            buckets[i] = Duration.ofNanos(Math.round(DEFAULT_SECONDS_BUCKETS[i] * 1e9));
+        }
+        return Timer.builder(name).tags(base).serviceLevelObjectives(buckets).register(registry);
     }
 
     private void gauge(String name, Tags extra, GaugeValue value) {
@@ -100,11 +113,11 @@ public final class MillpondMetrics {
     }
 
     public void flushDuration(double seconds) {
-        flushDuration.record(seconds);
+        flushDuration.record(Math.round(seconds * 1e9), TimeUnit.NANOSECONDS);
     }
 
     public void arrowConversion(double seconds) {
-        conversionSeconds.record(seconds);
+        conversionSeconds.record(Math.round(seconds * 1e9), TimeUnit.NANOSECONDS);
     }
 
     public void flushSize(long bytes, long records) {
