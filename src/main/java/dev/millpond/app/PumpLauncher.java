@@ -3,18 +3,9 @@ package dev.millpond.app;
 import dev.millpond.config.ConfigException;
 import dev.millpond.config.ConfigLoader;
 import dev.millpond.config.MillpondConfig;
-import dev.millpond.convert.BatchUnifier;
-import dev.millpond.convert.JsonToArrow;
-import dev.millpond.kafka.LagMonitor;
-import dev.millpond.kafka.PartitionAssignment;
-import dev.millpond.kafka.StartupOffsets;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.PumpHealth;
 import dev.millpond.pump.Pump;
-import dev.millpond.pump.PumpSettings;
-import dev.millpond.pump.RetryPolicy;
-import dev.millpond.sinks.Sink;
-import dev.millpond.sinks.ducklake.DuckLakeSink;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.ShutdownEvent;
@@ -22,17 +13,9 @@ import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -77,50 +60,17 @@ public class PumpLauncher {
 
     private void runPump(MillpondConfig config) {
         MillpondMetrics metrics = new MillpondMetrics(registry, config.pipelineLabel(), config.brokerSource());
-        int exitCode = 0;
-        try (BufferAllocator allocator = new RootAllocator();
-             Sink sink = new DuckLakeSink(DuckLakeSinkFactory.settings(config.ducklake(), extensionDirectory),
-                     metrics, allocator.newChildAllocator("sink", 0, Long.MAX_VALUE));
-             Admin admin = Admin.create(new HashMap<>(config.kafka().baseProperties()));
-             KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProperties(config),
-                     new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            health.sinkReady();
-            PartitionAssignment assignment = PartitionAssignment.discover(admin, config.topic(), config.replicaCount(),
-                    config.ordinal());
-            StartupOffsets.recoverAndSeed(consumer, admin, assignment,
-                    config.autoOffsetReset(), metrics);
-            consumer.assign(StartupOffsets.topicPartitions(assignment));
-            health.partitionsAssigned();
-            LOG.infof("Assigned partitions %s of %s (%d partitions, ordinal %d of %d), group.id=%s",
-                    assignment.partitions(), config.topic(), assignment.partitionCount(), config.ordinal(),
-                    config.replicaCount(), config.groupId());
-            Pump p = new Pump(new PumpSettings(config.topic(), config.flushSizeBytes(), config.flushIntervalMs(),
-                    config.consumeBatchSize()), consumer, new JsonToArrow(allocator), new BatchUnifier(allocator), sink,
-                    metrics, health, new LagMonitor(admin, assignment, metrics), RetryPolicy.duckLakeWrites(),
-                    Pump.Sleeper.REAL);
-            pump = p;
+        try (Pipeline pipeline = Pipeline.open(config, metrics, health, extensionDirectory)) {
+            pump = pipeline.pump();
             if (stopping) {
-                p.requestStop();
+                pump.requestStop();
             }
-            try {
-                p.run();
-            } finally {
-                p.discardPending();
-            }
+            pump.run();
             LOG.info("Pump stopped");
         } catch (Throwable e) {
             LOG.error("Fatal error in main loop", e);
-            exitCode = 1;
+            Quarkus.asyncExit(1);
         }
-        if (exitCode != 0) {
-            Quarkus.asyncExit(exitCode);
-        }
-    }
-
-    static Map<String, Object> consumerProperties(MillpondConfig config) {
-        Map<String, Object> props = new HashMap<>(config.kafka().consumerProperties());
-        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Integer.toString(config.consumeBatchSize()));
-        return props;
     }
 
     void onStop(@Observes ShutdownEvent event) {

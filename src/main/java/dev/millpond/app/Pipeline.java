@@ -1,0 +1,117 @@
+package dev.millpond.app;
+
+import dev.millpond.config.MillpondConfig;
+import dev.millpond.convert.BatchUnifier;
+import dev.millpond.convert.JsonToArrow;
+import dev.millpond.kafka.LagMonitor;
+import dev.millpond.kafka.PartitionAssignment;
+import dev.millpond.kafka.StartupOffsets;
+import dev.millpond.observability.MillpondMetrics;
+import dev.millpond.observability.PumpHealth;
+import dev.millpond.pump.Pump;
+import dev.millpond.pump.PumpSettings;
+import dev.millpond.pump.RetryPolicy;
+import dev.millpond.sinks.Sink;
+import dev.millpond.sinks.ducklake.DuckLakeSink;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.jboss.logging.Logger;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+
+/**
+ * Startup steps 6–9 of the original, in its order: the sink (DuckLake attached), then Kafka (partitions discovered,
+ * stale offsets recovered, gauges seeded, assigned), then the pump. Owns every resource it opened and closes them in
+ * reverse order: consumer, admin, sink, Arrow memory.
+ */
+public final class Pipeline implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(Pipeline.class);
+
+    private final List<AutoCloseable> resources = new ArrayList<>();
+    private final Pump pump;
+    private final PartitionAssignment assignment;
+
+    private Pipeline(MillpondConfig config, MillpondMetrics metrics, PumpHealth health, String extensionDirectory,
+                     UnaryOperator<Sink> sinkDecorator, Pump.Sleeper sleeper) throws Exception {
+        try {
+            BufferAllocator allocator = keep(new RootAllocator());
+            BufferAllocator sinkMemory = keep(allocator.newChildAllocator("sink", 0, Long.MAX_VALUE));
+            Sink sink = keep(sinkDecorator.apply(new DuckLakeSink(
+                    DuckLakeSinkFactory.settings(config.ducklake(), extensionDirectory), metrics, sinkMemory)));
+            health.sinkReady();
+            Admin admin = keep(Admin.create(new HashMap<>(config.kafka().baseProperties())));
+            KafkaConsumer<byte[], byte[]> consumer = keep(new KafkaConsumer<>(consumerProperties(config),
+                    new ByteArrayDeserializer(), new ByteArrayDeserializer()));
+            assignment = PartitionAssignment.discover(admin, config.topic(), config.replicaCount(), config.ordinal());
+            StartupOffsets.recoverAndSeed(consumer, admin, assignment, config.autoOffsetReset(), metrics);
+            consumer.assign(StartupOffsets.topicPartitions(assignment));
+            health.partitionsAssigned();
+            LOG.infof("Assigned partitions %s of %s (%d partitions, ordinal %d of %d), group.id=%s",
+                    assignment.partitions(), config.topic(), assignment.partitionCount(), config.ordinal(),
+                    config.replicaCount(), config.groupId());
+            BufferAllocator pumpMemory = keep(allocator.newChildAllocator("pump", 0, Long.MAX_VALUE));
+            pump = new Pump(new PumpSettings(config.topic(), config.flushSizeBytes(), config.flushIntervalMs(),
+                    config.consumeBatchSize()), consumer, new JsonToArrow(pumpMemory), new BatchUnifier(pumpMemory),
+                    sink, metrics, health, new LagMonitor(admin, assignment, metrics), RetryPolicy.duckLakeWrites(),
+                    sleeper);
+            keep(pump::discardPending);
+        } catch (Exception | Error e) {
+            close();
+            throw e;
+        }
+    }
+
+    /** Connects everything; the caller runs {@link #pump()} and closes the pipeline afterwards. */
+    public static Pipeline open(MillpondConfig config, MillpondMetrics metrics, PumpHealth health,
+                                String extensionDirectory) throws Exception {
+        return new Pipeline(config, metrics, health, extensionDirectory, UnaryOperator.identity(), Pump.Sleeper.REAL);
+    }
+
+    /** For tests that inject faults at the sink edge or skip real backoff sleeps. */
+    public static Pipeline open(MillpondConfig config, MillpondMetrics metrics, PumpHealth health,
+                                String extensionDirectory, UnaryOperator<Sink> sinkDecorator,
+                                Pump.Sleeper sleeper) throws Exception {
+        return new Pipeline(config, metrics, health, extensionDirectory, sinkDecorator, sleeper);
+    }
+
+    public Pump pump() {
+        return pump;
+    }
+
+    public PartitionAssignment assignment() {
+        return assignment;
+    }
+
+    static Map<String, Object> consumerProperties(MillpondConfig config) {
+        Map<String, Object> props = new HashMap<>(config.kafka().consumerProperties());
+        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Integer.toString(config.consumeBatchSize()));
+        return props;
+    }
+
+    /** Resources close in reverse order of opening. */
+    private <T extends AutoCloseable> T keep(T resource) {
+        resources.add(0, resource);
+        return resource;
+    }
+
+    @Override
+    public void close() {
+        for (AutoCloseable r : resources) {
+            try {
+                r.close();
+            } catch (Exception e) {
+                LOG.warnf("Closing %s failed: %s", r, e.toString());
+            }
+        }
+        resources.clear();
+    }
+}
