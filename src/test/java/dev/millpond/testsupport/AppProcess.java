@@ -81,6 +81,10 @@ public final class AppProcess implements AutoCloseable {
         return log;
     }
 
+    public long pid() {
+        return process.pid();
+    }
+
     public boolean isAlive() {
         return process.isAlive();
     }
