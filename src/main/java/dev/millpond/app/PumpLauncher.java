@@ -40,11 +40,19 @@ public class PumpLauncher {
     @ConfigProperty(name = "millpond.duckdb.extension-dir", defaultValue = DuckLakeSinkFactory.DEFAULT_EXTENSION_DIR)
     String extensionDirectory;
 
+    /** Off only in {@code @QuarkusTest}s of the HTTP surface, which run without a broker or a lake. */
+    @ConfigProperty(name = "millpond.pump.autostart", defaultValue = "true")
+    boolean autostart;
+
     private volatile Pump pump;
     private volatile boolean stopping;
     private Thread thread;
 
     void onStart(@Observes StartupEvent event) {
+        if (!autostart) {
+            LOG.info("millpond.pump.autostart=false: the pump is not started");
+            return;
+        }
         MillpondConfig config;
         try {
             config = ConfigLoader.fromSystemEnvironment();
