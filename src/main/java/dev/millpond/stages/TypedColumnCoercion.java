@@ -41,7 +41,10 @@ final class TypedColumnCoercion {
         return pins.isEmpty();
     }
 
-    /** Takes ownership of {@code batch}; returns it, or a root sharing its untouched vectors (caller owns it). */
+    /**
+     * Takes ownership of {@code batch}; returns it, or a root that adopted its untouched vectors (caller owns it).
+     * On an exception {@code batch} is left intact for the caller to close.
+     */
     VectorSchemaRoot apply(VectorSchemaRoot batch) {
         List<FieldVector> vectors = new ArrayList<>(batch.getFieldVectors());
         List<FieldVector> replaced = new ArrayList<>();
@@ -67,7 +70,6 @@ final class TypedColumnCoercion {
                     vectors.get(c).close();
                 }
             }
-            batch.close();
             throw e;
         }
         if (replaced.isEmpty()) {
