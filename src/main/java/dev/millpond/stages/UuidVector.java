@@ -11,8 +11,17 @@ import org.apache.arrow.vector.types.pojo.Field;
 /** A {@link UuidType} column: its values live in a {@code FixedSizeBinaryVector(16)}, big-endian. */
 public final class UuidVector extends ExtensionTypeVector<FixedSizeBinaryVector> {
 
+    private final Field field;
+
     public UuidVector(Field field, BufferAllocator allocator) {
         super(field, allocator, new FixedSizeBinaryVector(field.getName(), allocator, UuidType.BYTE_WIDTH));
+        this.field = field;
+    }
+
+    /** The extension field; the base class would report the storage field and lose the type on export. */
+    @Override
+    public Field getField() {
+        return field;
     }
 
     public UuidVector(String name, BufferAllocator allocator) {
