@@ -43,8 +43,8 @@ public final class ConfigLoader {
         DESTINATION_GROUPS = m;
     }
 
-    /** The record-handling group (MILLPOND_FILTER_*, …): not parsed in this build, every stage disabled. */
-    private static final Function<Env, RecordHandlingConfig> RECORD_HANDLING = env -> RecordHandlingConfig.disabled();
+    /** The record-handling group (MILLPOND_TYPED_COLUMNS, MILLPOND_FILTER_*, MILLPOND_SORT_BY). */
+    private static final Function<Env, RecordHandlingConfig> RECORD_HANDLING = RecordHandlingParser::parse;
 
     private ConfigLoader() {
     }

@@ -174,4 +174,25 @@ public final class MillpondMetrics {
             return Double.longBitsToDouble(bits.get());
         }
     }
+
+    // --- Record handling stages (coercion, keep/drop filters, pre-write sort) ---
+
+    /** A pinned column coerced to {@code targetType} with no value nulled (never together with column_coercion). */
+    public void columnsCoerced(String targetType) {
+        counter("millpond.columns.coerced", "target_type", targetType).increment();
+    }
+
+    /** Rows the keep filter admitted with {@code value} (canonical lower-case text for uuid columns). */
+    public void filterMatched(String value, long n) {
+        if (n > 0) {
+            counter("millpond.filter.matched", "value", value).increment(n);
+        }
+    }
+
+    /** A flush whose pre-write sort was skipped; {@code n} is its record count. */
+    public void sortSkipped(SortSkipReason reason, long n) {
+        if (n > 0) {
+            counter("millpond.sort.skipped", "reason", reason.label()).increment(n);
+        }
+    }
 }
