@@ -50,7 +50,7 @@ public final class DuckLakeSink implements Sink {
         this.allocator = allocator;
         this.connection = open(settings);
         this.duck = connection.unwrap(DuckDBConnection.class);
-        this.table = new LakeTable(connection, settings.schema(), settings.table());
+        this.table = new LakeTable(connection, settings.schema(), settings.table(), settings.maxRetryCount());
         this.liveTable = new LiveTable(table, metrics, settings.partitionBy());
         this.variants = new VariantCompanions(settings.variantSources());
         LOG.infof("DuckLake attached: catalog=%s data_path=%s table=%s", settings.catalog(), settings.dataPath(),

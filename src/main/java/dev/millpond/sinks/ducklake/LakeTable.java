@@ -14,9 +14,11 @@ final class LakeTable {
     private final String schema;
     private final String table;
     private final String qualified;
+    private final int maxRetryCount;
 
-    LakeTable(Connection connection, String schema, String table) {
+    LakeTable(Connection connection, String schema, String table, int maxRetryCount) {
         this.connection = connection;
+        this.maxRetryCount = maxRetryCount;
         this.schema = schema;
         this.table = table;
         this.qualified = "lake." + DuckLakeSql.ident(schema) + "." + DuckLakeSql.ident(table);
@@ -60,18 +62,34 @@ final class LakeTable {
     /** {@code columnDefinitions} is the DDL column list, e.g. {@code "a" BIGINT, "b" VARCHAR}. */
     void create(String columnDefinitions) throws SQLException {
         String columns = columnDefinitions.isEmpty() ? "" : columnDefinitions + ", ";
-        Jdbc.execute(connection, "CREATE TABLE IF NOT EXISTS " + qualified + " (" + columns + "_inserted_at TIMESTAMPTZ)");
+        ddl("CREATE TABLE IF NOT EXISTS " + qualified + " (" + columns + "_inserted_at TIMESTAMPTZ)");
     }
 
     void setPartitionedBy(String expression) throws SQLException {
-        Jdbc.execute(connection, "ALTER TABLE " + qualified + " SET PARTITIONED BY (" + expression + ")");
+        ddl("ALTER TABLE " + qualified + " SET PARTITIONED BY (" + expression + ")");
     }
 
     void addColumnIfNotExists(String name, String type) throws SQLException {
-        Jdbc.execute(connection, "ALTER TABLE " + qualified + " ADD COLUMN IF NOT EXISTS " + DuckLakeSql.ident(name) + " " + type);
+        ddl("ALTER TABLE " + qualified + " ADD COLUMN IF NOT EXISTS " + DuckLakeSql.ident(name) + " " + type);
+    }
+
+    /**
+     * Runs a schema change with DuckLake's internal commit retry off. That retry re-applies the change on top of a
+     * snapshot another pod committed meanwhile, and for ADD COLUMN it keeps the column id it picked before, so two
+     * pods adding different columns at once end up with a duplicate field id that fails every later INSERT
+     * ("Duplicate field_id N found in FIELD_IDS", seen with DuckDB 1.4.4). Failing fast instead hands the conflict to
+     * the pump's retry ladder, which re-reads the catalog.
+     */
+    private void ddl(String sql) throws SQLException {
+        Jdbc.execute(connection, "SET ducklake_max_retry_count = 0");
+        try {
+            Jdbc.execute(connection, sql);
+        } finally {
+            Jdbc.execute(connection, "SET ducklake_max_retry_count = " + maxRetryCount);
+        }
     }
 
     void setDataType(String name, String type) throws SQLException {
-        Jdbc.execute(connection, "ALTER TABLE " + qualified + " ALTER COLUMN " + DuckLakeSql.ident(name) + " SET DATA TYPE " + type);
+        ddl("ALTER TABLE " + qualified + " ALTER COLUMN " + DuckLakeSql.ident(name) + " SET DATA TYPE " + type);
     }
 }
