@@ -32,6 +32,7 @@ final class DuckLakeSinkFactory {
         CatalogLocation catalog = new CatalogLocation.Postgres(c.rdsHost(), c.rdsPort(), c.rdsDatabase(),
                 c.rdsUsername(), c.rdsPassword().reveal());
         return new DuckLakeSinkSettings(c.connection(), catalog, c.dataPath(), c.schema(), c.table(), sets,
-                c.maxRetryCount(), c.memoryLimit(), c.partitionBy(), Path.of(extensionDirectory));
+                c.maxRetryCount(), c.memoryLimit(), c.partitionBy(), c.variantColumns().sources(),
+                Path.of(extensionDirectory));
     }
 }

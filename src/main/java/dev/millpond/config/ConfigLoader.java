@@ -74,6 +74,11 @@ public final class ConfigLoader {
             throw new ConfigException("Ordinal " + ordinal + " >= REPLICA_COUNT " + replicaCount);
         }
         Destination destination = Destination.parse(env.raw("MILLPOND_DESTINATION"));
+        if (destination == Destination.HOGLAKE && VariantColumns.parse(env.raw(VariantColumns.VARIABLE)).enabled()) {
+            // Checked before the hoglake group so the operator learns about this mismatch even once hoglake exists.
+            throw new ConfigException(VariantColumns.VARIABLE + " is DuckLake-only: hoglake has no VARIANT column"
+                    + " type; unset it or use MILLPOND_DESTINATION=ducklake");
+        }
 
         DestinationConfig destinationConfig = DESTINATION_GROUPS.get(destination).apply(env);
         String table = destinationConfig.table();
@@ -154,6 +159,10 @@ public final class ConfigLoader {
                 throw new ConfigException("DUCKLAKE_PARTITION_BY contains unsafe characters: '" + p
                         + "' (allowed: letters, digits, _ ( ) , and whitespace)");
             }
+            if (!PartitionExpression.isWellFormed(p)) {
+                throw new ConfigException("DUCKLAKE_PARTITION_BY is not a comma-separated list of columns or"
+                        + " transform calls such as year(_inserted_at): '" + p + "'");
+            }
         });
         Optional<String> memoryLimit = env.optionalNonEmpty("DUCKDB_MEMORY_LIMIT");
         S3Settings s3 = new S3Settings(
@@ -163,8 +172,9 @@ public final class ConfigLoader {
                 s3Value(env, "DUCKDB_S3_USE_SSL", false),
                 s3Value(env, "DUCKDB_S3_URL_STYLE", false),
                 s3Value(env, "DUCKDB_S3_REGION", false));
+        VariantColumns variantColumns = VariantColumns.parse(env.raw(VariantColumns.VARIABLE));
         return new DuckLakeConfig(table, schema, dataPath, connection, rdsHost, rdsPort, rdsDatabase, rdsUsername,
-                rdsPassword, maxRetryCount, partitionBy, memoryLimit, s3);
+                rdsPassword, maxRetryCount, partitionBy, memoryLimit, s3, variantColumns);
     }
 
     static String safeIdentifier(String variable, String value) {

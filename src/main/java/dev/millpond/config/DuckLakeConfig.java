@@ -19,6 +19,8 @@ import java.util.Optional;
  * @param memoryLimit    DUCKDB_MEMORY_LIMIT, empty means unset. Not validated (the original does not);
  *                       the sink must quote it as a SQL literal
  * @param s3             DUCKDB_S3_*
+ * @param variantColumns MILLPOND_VARIANT_COLUMNS, the VARIANT dual-write sources. Parsed with this group because
+ *                       only the DuckLake destination accepts it
  */
 public record DuckLakeConfig(
         String table,
@@ -33,7 +35,8 @@ public record DuckLakeConfig(
         int maxRetryCount,
         Optional<String> partitionBy,
         Optional<String> memoryLimit,
-        S3Settings s3) implements DestinationConfig {
+        S3Settings s3,
+        VariantColumns variantColumns) implements DestinationConfig {
 
     @Override
     public Destination destination() {

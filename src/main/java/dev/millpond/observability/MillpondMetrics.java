@@ -162,6 +162,16 @@ public final class MillpondMetrics {
         return registry;
     }
 
+    // ---- DuckLake sink (issue 4) ----
+
+    /**
+     * {@code millpond_variant_companion_columns_dropped_total}: one payload field stripped because it would write into
+     * a VARIANT companion. Registered on first use (the original creates it at startup; reads absent, not 0, until then).
+     */
+    public void variantCompanionColumnDropped() {
+        Counter.builder("millpond.variant.companion.columns.dropped").tags(base).register(registry).increment();
+    }
+
     /** Holder for a gauge value: Micrometer gauges read an object, they do not store a value. */
     static final class GaugeValue {
         private final AtomicLong bits = new AtomicLong(Double.doubleToLongBits(0));

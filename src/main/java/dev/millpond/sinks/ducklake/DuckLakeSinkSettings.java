@@ -7,7 +7,8 @@ import java.util.Optional;
 /**
  * Everything the DuckLake sink needs to connect and write, already validated by the config package.
  *
- * @param s3Settings DuckDB's legacy {@code s3_*} settings in the original's order, only those that were configured
+ * @param s3Settings     DuckDB's legacy {@code s3_*} settings in the original's order, only those that were configured
+ * @param variantSources MILLPOND_VARIANT_COLUMNS: source columns that get a {@code <source>_variant} companion
  */
 public record DuckLakeSinkSettings(
         String connection,
@@ -19,7 +20,13 @@ public record DuckLakeSinkSettings(
         int maxRetryCount,
         Optional<String> memoryLimit,
         Optional<String> partitionBy,
+        List<String> variantSources,
         Path extensionDirectory) {
+
+    public DuckLakeSinkSettings {
+        s3Settings = List.copyOf(s3Settings);
+        variantSources = List.copyOf(variantSources);
+    }
 
     public record S3Setting(String name, String value) {
         @Override

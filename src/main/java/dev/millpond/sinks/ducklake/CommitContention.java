@@ -1,0 +1,36 @@
+package dev.millpond.sinks.ducklake;
+
+import dev.millpond.observability.ErrorType;
+
+import java.util.List;
+
+/**
+ * Recognises catalog commit contention between pods from the error text (COMPAT §5.7), anywhere in the cause chain:
+ * DuckLake's own conflict errors, its retry budget running out, and the Postgres catalog's unique-key and
+ * serialization failures when two pods commit the same snapshot id.
+ */
+final class CommitContention {
+
+    static final List<String> MARKERS = List.of(
+            "maximum retry count", "duplicate key value", "could not serialize access", "Transaction conflict");
+
+    private CommitContention() {
+    }
+
+    /** The {@code errors_total{type}} label of a failed DuckLake write. */
+    static ErrorType errorType(Throwable failure) {
+        return isContention(failure) ? ErrorType.DUCKLAKE_COMMIT_CONTENTION : ErrorType.WRITE_RETRY;
+    }
+
+    static boolean isContention(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            String message = String.valueOf(t.getMessage());
+            for (String marker : MARKERS) {
+                if (message.contains(marker)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+}

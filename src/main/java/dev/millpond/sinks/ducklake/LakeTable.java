@@ -1,0 +1,95 @@
+package dev.millpond.sinks.ducklake;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The DDL and catalog reads the sink runs against its one table, in the SQL shapes of COMPAT §5.2 and §5.4. */
+final class LakeTable {
+
+    private final Connection connection;
+    private final String schema;
+    private final String table;
+    private final String qualified;
+    private final int maxRetryCount;
+
+    LakeTable(Connection connection, String schema, String table, int maxRetryCount) {
+        this.connection = connection;
+        this.maxRetryCount = maxRetryCount;
+        this.schema = schema;
+        this.table = table;
+        this.qualified = "lake." + DuckLakeSql.ident(schema) + "." + DuckLakeSql.ident(table);
+    }
+
+    String qualified() {
+        return qualified;
+    }
+
+    String displayName() {
+        return schema + "." + table;
+    }
+
+    boolean exists() throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement("SELECT 1 FROM information_schema.tables "
+                + "WHERE table_catalog = 'lake' AND table_schema = ? AND table_name = ?")) {
+            ps.setString(1, schema);
+            ps.setString(2, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    /** An empty schema when the table does not exist (yet). */
+    LiveSchema readSchema() throws SQLException {
+        Map<String, String> columns = new LinkedHashMap<>();
+        try (PreparedStatement ps = connection.prepareStatement("SELECT column_name, data_type FROM information_schema.columns "
+                + "WHERE table_catalog = 'lake' AND table_schema = ? AND table_name = ? ORDER BY ordinal_position")) {
+            ps.setString(1, schema);
+            ps.setString(2, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    columns.put(rs.getString(1), rs.getString(2));
+                }
+            }
+        }
+        return LiveSchema.of(columns);
+    }
+
+    /** {@code columnDefinitions} is the DDL column list, e.g. {@code "a" BIGINT, "b" VARCHAR}. */
+    void create(String columnDefinitions) throws SQLException {
+        String columns = columnDefinitions.isEmpty() ? "" : columnDefinitions + ", ";
+        ddl("CREATE TABLE IF NOT EXISTS " + qualified + " (" + columns + "_inserted_at TIMESTAMPTZ)");
+    }
+
+    void setPartitionedBy(String expression) throws SQLException {
+        ddl("ALTER TABLE " + qualified + " SET PARTITIONED BY (" + expression + ")");
+    }
+
+    void addColumnIfNotExists(String name, String type) throws SQLException {
+        ddl("ALTER TABLE " + qualified + " ADD COLUMN IF NOT EXISTS " + DuckLakeSql.ident(name) + " " + type);
+    }
+
+    /**
+     * Runs a schema change with DuckLake's internal commit retry off. That retry re-applies the change on top of a
+     * snapshot another pod committed meanwhile, and for ADD COLUMN it keeps the column id it picked before, so two
+     * pods adding different columns at once end up with a duplicate field id that fails every later INSERT
+     * ("Duplicate field_id N found in FIELD_IDS", seen with DuckDB 1.4.4). Failing fast instead hands the conflict to
+     * the pump's retry ladder, which re-reads the catalog.
+     */
+    private void ddl(String sql) throws SQLException {
+        Jdbc.execute(connection, "SET ducklake_max_retry_count = 0");
+        try {
+            Jdbc.execute(connection, sql);
+        } finally {
+            Jdbc.execute(connection, "SET ducklake_max_retry_count = " + maxRetryCount);
+        }
+    }
+
+    void setDataType(String name, String type) throws SQLException {
+        ddl("ALTER TABLE " + qualified + " ALTER COLUMN " + DuckLakeSql.ident(name) + " SET DATA TYPE " + type);
+    }
+}

@@ -1,0 +1,155 @@
+package dev.millpond.sinks.ducklake;
+
+import dev.millpond.convert.ConvertedBatch;
+import dev.millpond.convert.JsonToArrow;
+import dev.millpond.observability.MillpondMetrics;
+import dev.millpond.sinks.FlushBatch;
+import dev.millpond.testsupport.DuckDbExtensions;
+import dev.millpond.testsupport.DuckLakeStack;
+import dev.millpond.testsupport.Services;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A fresh DuckLake (Postgres catalog + S3 bucket) plus the pieces a sink test needs: sinks built from the lake's own
+ * environment, metrics it can read back, Arrow batches from JSON lines, and a query connection. Closes everything.
+ */
+final class SinkFixture implements AutoCloseable {
+
+    static final String TABLE = "events";
+
+    final DuckLakeStack lake = Services.newDuckLake();
+    final BufferAllocator allocator = new RootAllocator();
+    final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    final MillpondMetrics metrics = new MillpondMetrics(registry, "t-" + TABLE, "");
+    private final List<AutoCloseable> owned = new ArrayList<>();
+    private Connection query;
+
+    DuckLakeSinkSettings settings(Optional<String> partitionBy, Optional<String> memoryLimit, List<String> variants) {
+        Map<String, String> env = lake.environment();
+        List<DuckLakeSinkSettings.S3Setting> s3 = List.of(
+                new DuckLakeSinkSettings.S3Setting("s3_endpoint", env.get("DUCKDB_S3_ENDPOINT")),
+                new DuckLakeSinkSettings.S3Setting("s3_access_key_id", env.get("DUCKDB_S3_ACCESS_KEY_ID")),
+                new DuckLakeSinkSettings.S3Setting("s3_secret_access_key", env.get("DUCKDB_S3_SECRET_ACCESS_KEY")),
+                new DuckLakeSinkSettings.S3Setting("s3_use_ssl", env.get("DUCKDB_S3_USE_SSL")),
+                new DuckLakeSinkSettings.S3Setting("s3_url_style", env.get("DUCKDB_S3_URL_STYLE")),
+                new DuckLakeSinkSettings.S3Setting("s3_region", env.get("DUCKDB_S3_REGION")));
+        CatalogLocation catalog = new CatalogLocation.Postgres(env.get("DUCKLAKE_RDS_HOST"), env.get("DUCKLAKE_RDS_PORT"),
+                env.get("DUCKLAKE_RDS_DATABASE"), env.get("DUCKLAKE_RDS_USERNAME"), env.get("DUCKLAKE_RDS_PASSWORD"));
+        return new DuckLakeSinkSettings(":memory:", catalog, lake.dataPath(), "main", TABLE, s3, 100, memoryLimit,
+                partitionBy, variants, DuckDbExtensions.directory().toAbsolutePath());
+    }
+
+    DuckLakeSink sink() throws SQLException {
+        return sink(settings(Optional.empty(), Optional.empty(), List.of()));
+    }
+
+    DuckLakeSink sink(DuckLakeSinkSettings settings) throws SQLException {
+        return sink(settings, metrics);
+    }
+
+    DuckLakeSink sink(DuckLakeSinkSettings settings, MillpondMetrics sinkMetrics) throws SQLException {
+        DuckLakeSink sink = new DuckLakeSink(settings, sinkMetrics, allocator);
+        owned.add(sink);
+        return sink;
+    }
+
+    /** One flush made of one Arrow batch converted from JSON objects, one per argument. */
+    FlushBatch batch(String... jsonObjects) {
+        List<byte[]> values = new ArrayList<>();
+        for (String json : jsonObjects) {
+            values.add(json.getBytes(StandardCharsets.UTF_8));
+        }
+        ConvertedBatch converted = new JsonToArrow(allocator).convert(values);
+        return own(converted.root());
+    }
+
+    FlushBatch own(VectorSchemaRoot root) {
+        owned.add(root);
+        return new FlushBatch(root.getSchema(), List.of(root), root.getRowCount());
+    }
+
+    Connection query() throws SQLException {
+        if (query == null) {
+            query = lake.openQueryConnection();
+        }
+        return query;
+    }
+
+    long count(String sql) throws SQLException {
+        try (Statement s = query().createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /** Rows of {@code sql}, each row's columns joined with {@code |}, SQL NULL as {@code null}. */
+    List<String> rows(String sql) throws SQLException {
+        List<String> rows = new ArrayList<>();
+        try (Statement s = query().createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                StringBuilder row = new StringBuilder();
+                for (int i = 1; i <= n; i++) {
+                    row.append(i > 1 ? "|" : "").append(rs.getString(i));
+                }
+                rows.add(row.toString());
+            }
+        }
+        return rows;
+    }
+
+    void execute(String sql) throws SQLException {
+        try (Statement s = query().createStatement()) {
+            s.execute(sql);
+        }
+    }
+
+    /** Live column name → type as a fresh attachment sees it. */
+    Map<String, String> columnTypes() throws SQLException {
+        Map<String, String> types = new java.util.LinkedHashMap<>();
+        for (String row : rows("SELECT column_name, data_type FROM information_schema.columns WHERE table_catalog = 'lake'"
+                + " AND table_name = '" + TABLE + "' ORDER BY ordinal_position")) {
+            String[] parts = row.split("\\|", 2);
+            types.put(parts[0], parts[1]);
+        }
+        return types;
+    }
+
+    double counter(String name, String label, String value) {
+        Counter c = label == null ? registry.find(name).counter() : registry.find(name).tag(label, value).counter();
+        return c == null ? 0 : c.count();
+    }
+
+    double errors(String type) {
+        return counter("millpond.errors", "type", type);
+    }
+
+    double skipped(String reason) {
+        return counter("millpond.records.skipped", "reason", reason);
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (query != null) {
+            query.close();
+        }
+        for (int i = owned.size() - 1; i >= 0; i--) {
+            owned.get(i).close();
+        }
+        allocator.close();
+    }
+}
