@@ -5,6 +5,8 @@ import dev.millpond.config.ConfigLoader;
 import dev.millpond.config.MillpondConfig;
 import dev.millpond.convert.BatchUnifier;
 import dev.millpond.convert.JsonToArrow;
+import dev.millpond.kafka.KafkaClientGauges;
+import dev.millpond.kafka.KafkaClients;
 import dev.millpond.kafka.LagMonitor;
 import dev.millpond.kafka.PartitionAssignment;
 import dev.millpond.kafka.StartupOffsets;
@@ -25,15 +27,13 @@ import jakarta.inject.Inject;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 
 /**
  * Starts the pump on its own thread once Quarkus (and so the HTTP probes and /metrics) is up, and stops it on SIGTERM.
@@ -78,12 +78,16 @@ public class PumpLauncher {
     private void runPump(MillpondConfig config) {
         MillpondMetrics metrics = new MillpondMetrics(registry, config.pipelineLabel(), config.brokerSource());
         int exitCode = 0;
+        Properties consumerProperties = consumerProperties(config);
         try (BufferAllocator allocator = new RootAllocator();
              Sink sink = new DuckLakeSink(DuckLakeSinkFactory.settings(config.ducklake(), extensionDirectory),
                      metrics, allocator.newChildAllocator("sink", 0, Long.MAX_VALUE));
-             Admin admin = Admin.create(new HashMap<>(config.kafka().baseProperties()));
-             KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProperties(config),
-                     new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+             Admin admin = Admin.create(KafkaClients.adminProperties(config.kafka()));
+             KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProperties,
+                     new ByteArrayDeserializer(), new ByteArrayDeserializer());
+             KafkaClientGauges clientGauges = new KafkaClientGauges(consumer::metrics, admin,
+                     consumerProperties.getProperty("security.protocol"), metrics)
+                     .start(config.statsIntervalMs())) {
             health.sinkReady();
             PartitionAssignment assignment = PartitionAssignment.discover(admin, config.topic(), config.replicaCount(),
                     config.ordinal());
@@ -117,10 +121,8 @@ public class PumpLauncher {
         }
     }
 
-    static Map<String, Object> consumerProperties(MillpondConfig config) {
-        Map<String, Object> props = new HashMap<>(config.kafka().consumerProperties());
-        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Integer.toString(config.consumeBatchSize()));
-        return props;
+    static Properties consumerProperties(MillpondConfig config) {
+        return KafkaClients.consumerProperties(config.kafka(), config.consumeBatchSize());
     }
 
     void onStop(@Observes ShutdownEvent event) {
