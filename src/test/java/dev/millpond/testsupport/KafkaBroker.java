@@ -36,6 +36,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.utils.Exit;
@@ -344,8 +345,19 @@ public final class KafkaBroker implements AutoCloseable {
             sleep(20);
         }
         // The metadata cache names a leader slightly before that broker's log is ready; ListOffsets
-        // is answered by the log itself (the admin client retries NOT_LEADER until it is).
-        endOffsets(name);
+        // is answered by the log itself (the admin client retries NOT_LEADER until it is, but not
+        // UNKNOWN_TOPIC_OR_PARTITION, which a busy broker can still answer for a moment).
+        while (true) {
+            try {
+                endOffsets(name);
+                return;
+            } catch (UnknownTopicOrPartitionException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                sleep(20);
+            }
+        }
     }
 
     private boolean allPartitionsHaveLeader(String topic, int partitions) {
