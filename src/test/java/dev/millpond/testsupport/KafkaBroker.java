@@ -49,13 +49,14 @@ import kafka.tools.StorageTool;
 /**
  * A real single-node Kafka (KRaft, combined broker and controller) running inside the test JVM.
  *
- * <p>Both listeners bind 127.0.0.1 on ports chosen once at construction, so {@link #stop()} and
+ * <p>All listeners bind 127.0.0.1 on ports chosen once at construction, so {@link #stop()} and
  * {@link #restart()} bring the same broker back on the same address with the same log directory,
  * which is what a client sees when a real broker restarts. {@code KafkaClusterTestKit} is avoided
  * because it binds the wildcard address.
  *
  * <p>The helper methods go through a real {@link Admin} client and producer, never through broker
- * internals, so they exercise the same protocol paths as millpond.
+ * internals, so they exercise the same protocol paths as millpond. They always use the PLAINTEXT
+ * listener; {@link #builder()} adds SSL and SASL/PLAIN listeners for the client under test.
  *
  * <p>An instance either owns the server ({@link #start()}) or is attached to one started elsewhere
  * in the JVM ({@link #attach(Map)}, used by {@link Services} across class loaders). An attached
