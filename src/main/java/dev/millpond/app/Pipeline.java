@@ -3,6 +3,8 @@ package dev.millpond.app;
 import dev.millpond.config.MillpondConfig;
 import dev.millpond.convert.BatchUnifier;
 import dev.millpond.convert.JsonToArrow;
+import dev.millpond.kafka.KafkaClientGauges;
+import dev.millpond.kafka.KafkaClients;
 import dev.millpond.kafka.LagMonitor;
 import dev.millpond.kafka.PartitionAssignment;
 import dev.millpond.kafka.StartupOffsets;
@@ -16,15 +18,13 @@ import dev.millpond.sinks.ducklake.DuckLakeSink;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.jboss.logging.Logger;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.Properties;
 import java.util.function.UnaryOperator;
 
 /**
@@ -48,9 +48,12 @@ public final class Pipeline implements AutoCloseable {
             Sink sink = keep(sinkDecorator.apply(new DuckLakeSink(
                     DuckLakeSinkFactory.settings(config.ducklake(), extensionDirectory), metrics, sinkMemory)));
             health.sinkReady();
-            Admin admin = keep(Admin.create(new HashMap<>(config.kafka().baseProperties())));
-            KafkaConsumer<byte[], byte[]> consumer = keep(new KafkaConsumer<>(consumerProperties(config),
+            Admin admin = keep(Admin.create(KafkaClients.adminProperties(config.kafka())));
+            Properties consumerProperties = KafkaClients.consumerProperties(config.kafka(), config.consumeBatchSize());
+            KafkaConsumer<byte[], byte[]> consumer = keep(new KafkaConsumer<>(consumerProperties,
                     new ByteArrayDeserializer(), new ByteArrayDeserializer()));
+            keep(new KafkaClientGauges(consumer::metrics, admin, consumerProperties.getProperty("security.protocol"),
+                    metrics).start(config.statsIntervalMs()));
             assignment = PartitionAssignment.discover(admin, config.topic(), config.replicaCount(), config.ordinal());
             StartupOffsets.recoverAndSeed(consumer, admin, assignment, config.autoOffsetReset(), metrics);
             consumer.assign(StartupOffsets.topicPartitions(assignment));
@@ -89,12 +92,6 @@ public final class Pipeline implements AutoCloseable {
 
     public PartitionAssignment assignment() {
         return assignment;
-    }
-
-    static Map<String, Object> consumerProperties(MillpondConfig config) {
-        Map<String, Object> props = new HashMap<>(config.kafka().consumerProperties());
-        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Integer.toString(config.consumeBatchSize()));
-        return props;
     }
 
     /** Resources close in reverse order of opening. */

@@ -205,4 +205,15 @@ public final class MillpondMetrics {
             counter("millpond.sort.skipped", "reason", reason.label()).increment(n);
         }
     }
+
+    // ---- librdkafka-equivalent gauges (D12; mapping in dev.millpond.kafka.KafkaClientGauges) ----
+
+    /**
+     * {@code millpond_rdkafka_broker_rtt_avg_seconds{broker}}, read from the Kafka client at scrape time. Strong
+     * reference: the supplier usually lives nowhere else, and a collected one would read NaN.
+     */
+    public void rdkafkaBrokerRttAvgSeconds(String broker, DoubleSupplier seconds) {
+        Gauge.builder("millpond.rdkafka.broker.rtt.avg.seconds", seconds, DoubleSupplier::getAsDouble)
+                .tags(base.and("broker", broker)).strongReference(true).register(registry);
+    }
 }

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
@@ -35,6 +36,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.utils.Exit;
@@ -47,13 +49,14 @@ import kafka.tools.StorageTool;
 /**
  * A real single-node Kafka (KRaft, combined broker and controller) running inside the test JVM.
  *
- * <p>Both listeners bind 127.0.0.1 on ports chosen once at construction, so {@link #stop()} and
+ * <p>All listeners bind 127.0.0.1 on ports chosen once at construction, so {@link #stop()} and
  * {@link #restart()} bring the same broker back on the same address with the same log directory,
  * which is what a client sees when a real broker restarts. {@code KafkaClusterTestKit} is avoided
  * because it binds the wildcard address.
  *
  * <p>The helper methods go through a real {@link Admin} client and producer, never through broker
- * internals, so they exercise the same protocol paths as millpond.
+ * internals, so they exercise the same protocol paths as millpond. They always use the PLAINTEXT
+ * listener; {@link #builder()} adds SSL and SASL/PLAIN listeners for the client under test.
  *
  * <p>An instance either owns the server ({@link #start()}) or is attached to one started elsewhere
  * in the JVM ({@link #attach(Map)}, used by {@link Services} across class loaders). An attached
@@ -67,8 +70,14 @@ public final class KafkaBroker implements AutoCloseable {
     private static final String BOOTSTRAP = "bootstrapServers";
     private static final String LOG_DIRECTORY = "logDirectory";
 
+    /** Listener names of the optional client listeners; each uses the security protocol of the same name. */
+    public static final String SSL_LISTENER = "SSL";
+    public static final String SASL_PLAINTEXT_LISTENER = "SASL_PLAINTEXT";
+
     private final Path workDirectory;
     private final int brokerPort;
+    /** Ports of the optional client listeners, by listener name; the helpers always use PLAINTEXT. */
+    private final Map<String, Integer> extraListenerPorts;
     private final Path logDirectory;
     /** Null when attached: this instance did not start the broker and cannot restart it. */
     private final Properties config;
@@ -80,23 +89,72 @@ public final class KafkaBroker implements AutoCloseable {
     public record KeyValue(byte[] key, byte[] value) {
     }
 
-    private KafkaBroker(Path workDirectory, int brokerPort, Path logDirectory, Properties config) {
+    private KafkaBroker(Path workDirectory, int brokerPort, Map<String, Integer> extraListenerPorts,
+                        Path logDirectory, Properties config) {
         this.workDirectory = workDirectory;
         this.brokerPort = brokerPort;
+        this.extraListenerPorts = Map.copyOf(extraListenerPorts);
         this.logDirectory = logDirectory;
         this.config = config;
     }
 
-    /** Formats a fresh log directory and starts the broker; blocks until it accepts requests. */
+    /** Formats a fresh log directory and starts a PLAINTEXT-only broker; blocks until it accepts requests. */
     public static KafkaBroker start() {
+        return builder().start();
+    }
+
+    /** A broker with optional SSL and SASL/PLAIN client listeners next to the PLAINTEXT one. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Chooses the extra client listeners; the PLAINTEXT listener (and the helpers using it) is always there. */
+    public static final class Builder {
+        private TestCertificateAuthority.BrokerKeystore sslKeystore;
+        private Map<String, String> plainUsers;
+
+        private Builder() {
+        }
+
+        /** Adds listener {@value #SSL_LISTENER} serving this keystore (server authentication only). */
+        public Builder sslListener(TestCertificateAuthority.BrokerKeystore keystore) {
+            this.sslKeystore = keystore;
+            return this;
+        }
+
+        /** Adds listener {@value #SASL_PLAINTEXT_LISTENER} accepting SASL/PLAIN for these users and passwords. */
+        public Builder saslPlainListener(Map<String, String> usersAndPasswords) {
+            this.plainUsers = Map.copyOf(usersAndPasswords);
+            return this;
+        }
+
+        public KafkaBroker start() {
+            return KafkaBroker.start(this);
+        }
+    }
+
+    private static KafkaBroker start(Builder options) {
         QuietLogging.apply();
         KafkaFatalErrors.throwInsteadOfExiting();
         Path workDirectory = TempDirectories.create("kafka");
         int brokerPort = LoopbackPorts.freePort();
         int controllerPort = LoopbackPorts.freePort();
+        Map<String, Integer> extraPorts = new TreeMap<>();
+        if (options.sslKeystore != null) {
+            extraPorts.put(SSL_LISTENER, LoopbackPorts.freePort());
+        }
+        if (options.plainUsers != null) {
+            extraPorts.put(SASL_PLAINTEXT_LISTENER, LoopbackPorts.freePort());
+        }
         Path logDirectory = workDirectory.resolve("logs");
-        Properties config = brokerConfig(logDirectory, brokerPort, controllerPort);
-        KafkaBroker broker = new KafkaBroker(workDirectory, brokerPort, logDirectory, config);
+        Properties config = brokerConfig(logDirectory, brokerPort, controllerPort, extraPorts);
+        if (options.sslKeystore != null) {
+            config.putAll(sslListenerConfig(options.sslKeystore));
+        }
+        if (options.plainUsers != null) {
+            config.putAll(saslPlainListenerConfig(options.plainUsers));
+        }
+        KafkaBroker broker = new KafkaBroker(workDirectory, brokerPort, extraPorts, logDirectory, config);
         try {
             broker.formatStorage();
             broker.startServer();
@@ -117,7 +175,7 @@ public final class KafkaBroker implements AutoCloseable {
     public static KafkaBroker attach(Map<String, String> coordinates) {
         String bootstrap = coordinates.get(BOOTSTRAP);
         int port = Integer.parseInt(bootstrap.substring(bootstrap.lastIndexOf(':') + 1));
-        return new KafkaBroker(null, port, Path.of(coordinates.get(LOG_DIRECTORY)), null);
+        return new KafkaBroker(null, port, Map.of(), Path.of(coordinates.get(LOG_DIRECTORY)), null);
     }
 
     /** What {@link #attach(Map)} needs, as JDK types only so it can cross class loaders. */
@@ -125,15 +183,21 @@ public final class KafkaBroker implements AutoCloseable {
         return Map.of(BOOTSTRAP, bootstrapServers(), LOG_DIRECTORY, logDirectory.toString());
     }
 
-    private static Properties brokerConfig(Path logDirectory, int brokerPort, int controllerPort) {
+    private static Properties brokerConfig(Path logDirectory, int brokerPort, int controllerPort,
+                                           Map<String, Integer> extraListenerPorts) {
         Properties p = new Properties();
         p.put("process.roles", "broker,controller");
         p.put("node.id", "1");
         p.put("controller.quorum.voters", "1@" + LoopbackPorts.HOST + ":" + controllerPort);
-        p.put("listeners", "PLAINTEXT://" + LoopbackPorts.HOST + ":" + brokerPort
-                + ",CONTROLLER://" + LoopbackPorts.HOST + ":" + controllerPort);
-        p.put("advertised.listeners", "PLAINTEXT://" + LoopbackPorts.HOST + ":" + brokerPort);
-        p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        StringBuilder advertised = new StringBuilder("PLAINTEXT://" + LoopbackPorts.HOST + ":" + brokerPort);
+        StringBuilder protocols = new StringBuilder("PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        extraListenerPorts.forEach((name, port) -> {
+            advertised.append(',').append(name).append("://").append(LoopbackPorts.HOST).append(':').append(port);
+            protocols.append(',').append(name).append(':').append(name);
+        });
+        p.put("listeners", advertised + ",CONTROLLER://" + LoopbackPorts.HOST + ":" + controllerPort);
+        p.put("advertised.listeners", advertised.toString());
+        p.put("listener.security.protocol.map", protocols.toString());
         p.put("controller.listener.names", "CONTROLLER");
         p.put("inter.broker.listener.name", "PLAINTEXT");
         p.put("log.dirs", logDirectory.toString());
@@ -157,6 +221,32 @@ public final class KafkaBroker implements AutoCloseable {
         p.put("log.cleaner.threads", "1");
         p.put("log.cleaner.dedupe.buffer.size", String.valueOf(4 * 1024 * 1024));
         return p;
+    }
+
+    private static Properties sslListenerConfig(TestCertificateAuthority.BrokerKeystore keystore) {
+        String prefix = "listener.name." + SSL_LISTENER.toLowerCase(Locale.ROOT) + ".";
+        Properties p = new Properties();
+        p.put(prefix + "ssl.keystore.type", "PKCS12");
+        p.put(prefix + "ssl.keystore.location", keystore.location().toString());
+        p.put(prefix + "ssl.keystore.password", keystore.password());
+        p.put(prefix + "ssl.key.password", keystore.password());
+        return p;
+    }
+
+    private static Properties saslPlainListenerConfig(Map<String, String> usersAndPasswords) {
+        String prefix = "listener.name." + SASL_PLAINTEXT_LISTENER.toLowerCase(Locale.ROOT) + ".";
+        StringBuilder jaas = new StringBuilder("org.apache.kafka.common.security.plain.PlainLoginModule required");
+        new TreeMap<>(usersAndPasswords).forEach((user, password) ->
+                jaas.append(" user_").append(user).append("=\"").append(jaasQuoted(password)).append('"'));
+        Properties p = new Properties();
+        p.put(prefix + "sasl.enabled.mechanisms", "PLAIN");
+        p.put(prefix + "plain.sasl.jaas.config", jaas.append(';').toString());
+        return p;
+    }
+
+    /** Inside a double-quoted JAAS option value, backslash and double quote are escaped with a backslash. */
+    private static String jaasQuoted(String value) {
+        return value.replace("\\", "\\\\").replace("\"", "\\\"");
     }
 
     private void formatStorage() {
@@ -186,6 +276,25 @@ public final class KafkaBroker implements AutoCloseable {
 
     public String bootstrapServers() {
         return LoopbackPorts.HOST + ":" + brokerPort;
+    }
+
+    /** Address of the {@value #SSL_LISTENER} listener; the broker must have been built with one. */
+    public String sslBootstrapServers() {
+        return listenerAddress(SSL_LISTENER);
+    }
+
+    /** Address of the {@value #SASL_PLAINTEXT_LISTENER} listener; the broker must have been built with one. */
+    public String saslPlaintextBootstrapServers() {
+        return listenerAddress(SASL_PLAINTEXT_LISTENER);
+    }
+
+    private String listenerAddress(String listener) {
+        Integer port = extraListenerPorts.get(listener);
+        if (port == null) {
+            throw new IllegalStateException("broker at " + bootstrapServers() + " has no " + listener
+                    + " listener; build it with KafkaBroker.builder()");
+        }
+        return LoopbackPorts.HOST + ":" + port;
     }
 
     /** The broker's log directory; it survives {@link #stop()} and is deleted by {@link #close()}. */
@@ -237,8 +346,19 @@ public final class KafkaBroker implements AutoCloseable {
             sleep(20);
         }
         // The metadata cache names a leader slightly before that broker's log is ready; ListOffsets
-        // is answered by the log itself (the admin client retries NOT_LEADER until it is).
-        endOffsets(name);
+        // is answered by the log itself (the admin client retries NOT_LEADER until it is, but not
+        // UNKNOWN_TOPIC_OR_PARTITION, which a busy broker can still answer for a moment).
+        while (true) {
+            try {
+                endOffsets(name);
+                return;
+            } catch (UnknownTopicOrPartitionException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                sleep(20);
+            }
+        }
     }
 
     private boolean allPartitionsHaveLeader(String topic, int partitions) {

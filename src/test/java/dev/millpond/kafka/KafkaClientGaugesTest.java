@@ -1,0 +1,110 @@
+package dev.millpond.kafka;
+
+import dev.millpond.config.MillpondConfig;
+import dev.millpond.observability.MillpondMetrics;
+import dev.millpond.testsupport.KafkaBroker;
+import dev.millpond.testsupport.Services;
+import io.micrometer.prometheus.PrometheusConfig;
+import io.micrometer.prometheus.PrometheusMeterRegistry;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class KafkaClientGaugesTest {
+
+    private final KafkaBroker broker = Services.kafka();
+
+    @Test
+    void brokerRttAverageReachesTheScrapeInSecondsUnderTheLibrdkafkaBrokerName() throws Exception {
+        String topic = Services.uniqueName("rtt");
+        broker.createTopic(topic, 1);
+        broker.produce(topic, 0, List.of("{\"a\":1}".getBytes(StandardCharsets.UTF_8)));
+        MillpondConfig config = PumpEnvironment.load(broker.bootstrapServers(), topic, topic + "-group",
+                "STATS_INTERVAL_MS", "100");
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        MillpondMetrics metrics = new MillpondMetrics(registry, config.pipelineLabel(), config.brokerSource());
+
+        try (Admin admin = Admin.create(KafkaClients.adminProperties(config.kafka()));
+             KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
+                     KafkaClients.consumerProperties(config.kafka(), config.consumeBatchSize()),
+                     new ByteArrayDeserializer(), new ByteArrayDeserializer());
+             KafkaClientGauges gauges = new KafkaClientGauges(consumer::metrics, admin, "PLAINTEXT", metrics)
+                     .start(config.statsIntervalMs())) {
+            consumer.assign(StartupOffsets.topicPartitions(PartitionAssignment.discover(admin, topic, 1, 0)));
+            String series = "millpond_rdkafka_broker_rtt_avg_seconds{broker=\"" + broker.bootstrapServers() + "/1\","
+                    + "broker_source=\"\",pipeline=\"" + config.pipelineLabel() + "\"";
+            // The text format may close the label set with a trailing comma.
+            Pattern sample = Pattern.compile(Pattern.quote(series) + ",?} (\\S+)");
+            Matcher found = null;
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            // Polls send Fetch requests; the gauge thread registers the broker after the first response.
+            while (System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(100));
+                Matcher m = sample.matcher(registry.scrape());
+                if (m.find()) {
+                    found = m;
+                    break;
+                }
+            }
+
+            assertThat(found).as("scrape contains %s}; scrape has %s; the consumer's node metrics: %s", series,
+                    rdkafkaLines(registry.scrape()), nodeMetrics(consumer)).isNotNull();
+            double seconds = Double.parseDouble(found.group(1));
+            // A local Fetch takes at most FETCH_MAX_WAIT_MS (100 ms) plus overhead: milliseconds, not microseconds.
+            assertThat(seconds).isGreaterThan(0).isLessThan(2.0);
+            assertThat(registry.scrape())
+                    .doesNotContain("millpond_rdkafka_broker_rtt_p99_seconds")
+                    .doesNotContain("millpond_rdkafka_replyq")
+                    .doesNotContain("millpond_rdkafka_msg_cnt")
+                    .doesNotContain("millpond_rdkafka_msg_size");
+        }
+    }
+
+    @Test
+    void brokersAreNamedAsLibrdkafkaNamesThem() {
+        assertThat(KafkaClientGauges.librdkafkaBrokerName("PLAINTEXT", "b1", 9092, 1)).isEqualTo("b1:9092/1");
+        assertThat(KafkaClientGauges.librdkafkaBrokerName(null, "b1", 9092, 1)).isEqualTo("b1:9092/1");
+        assertThat(KafkaClientGauges.librdkafkaBrokerName("SASL_SSL", "b-2.msk", 9098, 2))
+                .isEqualTo("sasl_ssl://b-2.msk:9098/2");
+        assertThat(KafkaClientGauges.librdkafkaBrokerName("SSL", "b3", 9093, 3)).isEqualTo("ssl://b3:9093/3");
+    }
+
+    @Test
+    void onlyPerBrokerRequestLatencyOfRealNodesIsPicked() {
+        assertThat(KafkaClientGauges.nodeId(name("consumer-node-metrics", "request-latency-avg", "node-3")))
+                .isEqualTo(3);
+        // Bootstrap connections carry negative ids; librdkafka names those ".../bootstrap" and reports no rtt.
+        assertThat(KafkaClientGauges.nodeId(name("consumer-node-metrics", "request-latency-avg", "node--1"))).isNull();
+        assertThat(KafkaClientGauges.nodeId(name("consumer-node-metrics", "request-latency-max", "node-3"))).isNull();
+        assertThat(KafkaClientGauges.nodeId(name("consumer-metrics", "request-latency-avg", "node-3"))).isNull();
+    }
+
+    private static List<String> rdkafkaLines(String scrape) {
+        return scrape.lines().filter(l -> l.contains("rdkafka")).toList();
+    }
+
+    private static Map<String, Object> nodeMetrics(KafkaConsumer<?, ?> consumer) {
+        Map<String, Object> out = new java.util.TreeMap<>();
+        consumer.metrics().forEach((n, m) -> {
+            if (n.group().equals("consumer-node-metrics")) {
+                out.put(n.name() + n.tags(), m.metricValue());
+            }
+        });
+        return out;
+    }
+
+    private static MetricName name(String group, String name, String nodeId) {
+        return new MetricName(name, group, "", Map.of("client-id", "c", "node-id", nodeId));
+    }
+}

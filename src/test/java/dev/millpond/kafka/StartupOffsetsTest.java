@@ -1,0 +1,194 @@
+package dev.millpond.kafka;
+
+import dev.millpond.config.AutoOffsetReset;
+import dev.millpond.config.MillpondConfig;
+import dev.millpond.observability.MillpondMetrics;
+import dev.millpond.testsupport.KafkaBroker;
+import dev.millpond.testsupport.Services;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * COMPAT §3.2 before {@code assign}: stale committed offsets are re-committed to the reset target, the lag and
+ * committed-offset gauges are seeded for every assigned partition, and the first poll starts where they say.
+ * Each topic has two partitions: partition 0 holds ten records, partition 1 stays empty.
+ */
+class StartupOffsetsTest {
+
+    private final KafkaBroker broker = Services.kafka();
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final List<AutoCloseable> clients = new ArrayList<>();
+
+    @AfterEach
+    void closeClients() throws Exception {
+        for (AutoCloseable c : clients) {
+            c.close();
+        }
+    }
+
+    @Test
+    void aCommitBelowTheLogStartIsRecommittedToTheEarliestOffset() throws Exception {
+        Pump pump = pumpOn(topicWithTenRecords(), AutoOffsetReset.EARLIEST);
+        broker.commitOffsets(pump.group(), pump.topic(), Map.of(0, 2L));
+        broker.deleteRecordsBefore(pump.topic(), 0, 6);
+
+        Map<Integer, Long> positions = pump.recoverAndSeed();
+
+        assertThat(positions).isEqualTo(Map.of(0, 6L, 1, 0L));
+        assertThat(broker.committedOffsets(pump.group(), pump.topic())).isEqualTo(Map.of(0, 6L));
+        assertGauges(0, 4, 6);
+        assertGauges(1, 0, 0);
+        assertThat(pump.firstPolledOffsets()).startsWith(6L).hasSize(4);
+    }
+
+    @Test
+    void aCommitBelowTheLogStartIsRecommittedToTheLatestOffset() throws Exception {
+        Pump pump = pumpOn(topicWithTenRecords(), AutoOffsetReset.LATEST);
+        broker.commitOffsets(pump.group(), pump.topic(), Map.of(0, 2L));
+        broker.deleteRecordsBefore(pump.topic(), 0, 6);
+
+        Map<Integer, Long> positions = pump.recoverAndSeed();
+
+        assertThat(positions).isEqualTo(Map.of(0, 10L, 1, 0L));
+        assertThat(broker.committedOffsets(pump.group(), pump.topic())).isEqualTo(Map.of(0, 10L));
+        assertGauges(0, 0, 10);
+        assertThat(pump.firstPolledOffsets()).isEmpty();
+    }
+
+    @Test
+    void aCommitInsideTheLogIsKeptAndResumedFrom() throws Exception {
+        Pump pump = pumpOn(topicWithTenRecords(), AutoOffsetReset.LATEST);
+        broker.commitOffsets(pump.group(), pump.topic(), Map.of(0, 7L));
+
+        Map<Integer, Long> positions = pump.recoverAndSeed();
+
+        assertThat(positions).containsEntry(0, 7L);
+        assertThat(broker.committedOffsets(pump.group(), pump.topic())).isEqualTo(Map.of(0, 7L));
+        assertGauges(0, 3, 7);
+        assertThat(pump.firstPolledOffsets()).containsExactly(7L, 8L, 9L);
+    }
+
+    @Test
+    void aFreshGroupOnEarliestStartsAtTheLogStartAndCommitsNothingYet() throws Exception {
+        String topic = topicWithTenRecords();
+        broker.deleteRecordsBefore(topic, 0, 3);
+        Pump pump = pumpOn(topic, AutoOffsetReset.EARLIEST);
+
+        Map<Integer, Long> positions = pump.recoverAndSeed();
+
+        assertThat(positions).isEqualTo(Map.of(0, 3L, 1, 0L));
+        assertThat(broker.committedOffsets(pump.group(), topic)).isEmpty();
+        assertGauges(0, 7, 3);
+        assertThat(pump.firstPolledOffsets()).containsExactly(3L, 4L, 5L, 6L, 7L, 8L, 9L);
+    }
+
+    @Test
+    void aFreshGroupOnLatestSkipsTheBacklogAndReadsOnlyNewRecords() throws Exception {
+        Pump pump = pumpOn(topicWithTenRecords(), AutoOffsetReset.LATEST);
+
+        Map<Integer, Long> positions = pump.recoverAndSeed();
+
+        assertThat(positions).isEqualTo(Map.of(0, 10L, 1, 0L));
+        assertThat(broker.committedOffsets(pump.group(), pump.topic())).isEmpty();
+        assertGauges(0, 0, 10);
+        assertThat(pump.firstPolledOffsets()).isEmpty();
+        broker.produce(pump.topic(), 0, List.of(bytes("new")));
+        assertThat(pump.polledOffsets(1)).containsExactly(10L);
+    }
+
+    private String topicWithTenRecords() {
+        String topic = Services.uniqueName("startup");
+        broker.createTopic(topic, 2);
+        List<byte[]> values = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            values.add(bytes("{\"i\":" + i + "}"));
+        }
+        broker.produce(topic, 0, values);
+        return topic;
+    }
+
+    private Pump pumpOn(String topic, AutoOffsetReset reset) {
+        MillpondConfig config = PumpEnvironment.load(broker.bootstrapServers(), topic, topic + "-group",
+                "KAFKA_AUTO_OFFSET_RESET", reset.kafkaValue());
+        Admin admin = Admin.create(KafkaClients.adminProperties(config.kafka()));
+        clients.add(admin);
+        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
+                KafkaClients.consumerProperties(config.kafka(), config.consumeBatchSize()),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        clients.add(0, consumer);
+        return new Pump(config, admin, consumer,
+                new MillpondMetrics(registry, config.pipelineLabel(), config.brokerSource()));
+    }
+
+    private void assertGauges(int partition, long lag, long lastCommitted) {
+        assertThat(gauge("millpond.consumer.lag", partition)).as("lag of partition %d", partition).isEqualTo(lag);
+        assertThat(gauge("millpond.last.committed.offset", partition))
+                .as("last committed offset of partition %d", partition).isEqualTo(lastCommitted);
+    }
+
+    private double gauge(String name, int partition) {
+        return registry.get(name).tag("partition", Integer.toString(partition)).gauge().value();
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The pump's startup sequence (discover, recover and seed, assign) and its first polls. */
+    private record Pump(MillpondConfig config, Admin admin, KafkaConsumer<byte[], byte[]> consumer,
+                        MillpondMetrics metrics) {
+
+        String topic() {
+            return config.topic();
+        }
+
+        String group() {
+            return config.groupId();
+        }
+
+        Map<Integer, Long> recoverAndSeed() throws Exception {
+            PartitionAssignment assignment = PartitionAssignment.discover(admin, topic(), 1, 0);
+            Map<Integer, Long> positions = StartupOffsets.recoverAndSeed(consumer, admin, assignment,
+                    config.autoOffsetReset(), metrics);
+            consumer.assign(StartupOffsets.topicPartitions(assignment));
+            return positions;
+        }
+
+        /** Offsets returned by the polls of the first second: what the pump reads first. */
+        List<Long> firstPolledOffsets() {
+            List<Long> offsets = new ArrayList<>();
+            long deadline = System.nanoTime() + Duration.ofSeconds(1).toNanos();
+            while (System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(200)).forEach(r -> offsets.add(r.offset()));
+            }
+            return offsets;
+        }
+
+        /** Polls until {@code count} records arrived (at most 30 s). */
+        List<Long> polledOffsets(int count) {
+            List<Long> offsets = new ArrayList<>();
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (offsets.size() < count && System.nanoTime() < deadline) {
+                ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(200));
+                for (ConsumerRecord<byte[], byte[]> r : records) {
+                    offsets.add(r.offset());
+                }
+            }
+            return offsets;
+        }
+    }
+}
