@@ -338,6 +338,10 @@ public final class KafkaBroker implements AutoCloseable {
      */
     public void createTopic(String name, int partitions) {
         KafkaFutures.await(admin().createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all());
+        awaitServing(name, partitions);
+    }
+
+    private void awaitServing(String name, int partitions) {
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
         while (!allPartitionsHaveLeader(name, partitions)) {
             if (System.nanoTime() > deadline) {
@@ -358,6 +362,13 @@ public final class KafkaBroker implements AutoCloseable {
                 }
                 sleep(20);
             }
+        }
+    }
+
+    /** After a restart the logs are reloaded one by one; wait until every topic serves again. */
+    private void awaitAllTopicsServing() {
+        for (String topic : KafkaFutures.await(admin().listTopics().names())) {
+            awaitServing(topic, describe(topic).partitions().size());
         }
     }
 
@@ -440,8 +451,8 @@ public final class KafkaBroker implements AutoCloseable {
 
     /** Committed offsets of {@code groupId} for {@code topic}, by partition; partitions without a commit are absent. */
     public Map<Integer, Long> committedOffsets(String groupId, String topic) {
-        Map<TopicPartition, OffsetAndMetadata> all =
-                KafkaFutures.await(admin().listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata());
+        Map<TopicPartition, OffsetAndMetadata> all = whileOffsetsTopicLoads(() ->
+                KafkaFutures.await(admin().listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata()));
         Map<Integer, Long> offsets = new TreeMap<>();
         all.forEach((tp, offset) -> {
             if (tp.topic().equals(topic) && offset != null) {
@@ -455,7 +466,25 @@ public final class KafkaBroker implements AutoCloseable {
     public void commitOffsets(String groupId, String topic, Map<Integer, Long> offsets) {
         Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
         offsets.forEach((partition, offset) -> commit.put(new TopicPartition(topic, partition), new OffsetAndMetadata(offset)));
-        KafkaFutures.await(admin().alterConsumerGroupOffsets(groupId, commit).all());
+        whileOffsetsTopicLoads(() -> KafkaFutures.await(admin().alterConsumerGroupOffsets(groupId, commit).all()));
+    }
+
+    /**
+     * The first group call creates {@code __consumer_offsets}; until its log is loaded the coordinator answers
+     * UNKNOWN_TOPIC_OR_PARTITION, which the admin client does not retry (a consumer's commit does).
+     */
+    private <T> T whileOffsetsTopicLoads(java.util.function.Supplier<T> call) {
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        while (true) {
+            try {
+                return call.get();
+            } catch (UnknownTopicOrPartitionException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                sleep(50);
+            }
+        }
     }
 
     /** Log start offset of every partition (the earliest offset still readable). */
@@ -504,6 +533,7 @@ public final class KafkaBroker implements AutoCloseable {
         requireOwned();
         stop();
         startServer();
+        awaitAllTopicsServing();
     }
 
     /** Stops the broker and deletes its log directory; an attached view only closes its clients. */
