@@ -78,11 +78,39 @@ public final class DuckLakeSink implements Sink {
             if (settings.memoryLimit().isPresent()) {
                 Jdbc.execute(c, "SET memory_limit = " + DuckLakeSql.literal(settings.memoryLimit().get()));
             }
-            Jdbc.execute(c, DuckLakeSql.attach(settings.catalog(), settings.dataPath()));
+            attach(c, settings);
             return c;
         } catch (SQLException e) {
             c.close();
             throw e;
+        }
+    }
+
+    /**
+     * The first ATTACH of a fresh catalog creates DuckLake's metadata tables; pods starting together race on that
+     * and the losers see "already exists" / duplicate-key errors. The winner's tables are then there, so retry.
+     */
+    private static void attach(Connection c, DuckLakeSinkSettings settings) throws SQLException {
+        String sql = DuckLakeSql.attach(settings.catalog(), settings.dataPath());
+        for (int attempt = 1; ; attempt++) {
+            try {
+                Jdbc.execute(c, sql);
+                return;
+            } catch (SQLException e) {
+                String message = String.valueOf(e.getMessage());
+                boolean race = message.contains("already exists") || CommitContention.isContention(e);
+                if (!race || attempt >= 5) {
+                    throw e;
+                }
+                LOG.warnf("ATTACH attempt %d raced another writer initialising the catalog; retrying: %s", attempt,
+                        message.lines().findFirst().orElse(""));
+                try {
+                    Thread.sleep(250L * attempt);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
         }
     }
 
