@@ -15,6 +15,7 @@ import dev.millpond.pump.PumpSettings;
 import dev.millpond.pump.RetryPolicy;
 import dev.millpond.sinks.Sink;
 import dev.millpond.sinks.ducklake.DuckLakeSink;
+import dev.millpond.stages.RecordStages;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.kafka.clients.admin.Admin;
@@ -64,7 +65,7 @@ public final class Pipeline implements AutoCloseable {
             BufferAllocator pumpMemory = keep(allocator.newChildAllocator("pump", 0, Long.MAX_VALUE));
             pump = new Pump(new PumpSettings(config.topic(), config.flushSizeBytes(), config.flushIntervalMs(),
                     config.consumeBatchSize()), consumer, new JsonToArrow(pumpMemory), new BatchUnifier(pumpMemory),
-                    sink, metrics, health, new LagMonitor(admin, assignment, metrics), RetryPolicy.duckLakeWrites(),
+                    new RecordStages(config.recordHandling(), metrics, pumpMemory), sink, metrics, health, new LagMonitor(admin, assignment, metrics), RetryPolicy.duckLakeWrites(),
                     sleeper);
             keep(pump::discardPending);
         } catch (Exception | Error e) {

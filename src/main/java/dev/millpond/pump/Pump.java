@@ -1,5 +1,6 @@
 package dev.millpond.pump;
 
+import dev.millpond.convert.ArrowSizes;
 import dev.millpond.convert.BatchUnifier;
 import dev.millpond.convert.ConvertedBatch;
 import dev.millpond.convert.JsonToArrow;
@@ -12,6 +13,7 @@ import dev.millpond.observability.PumpHealth;
 import dev.millpond.observability.SkipReason;
 import dev.millpond.sinks.FlushBatch;
 import dev.millpond.sinks.Sink;
+import dev.millpond.stages.RecordStages;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -25,6 +27,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The one loop: consume → JSON → Arrow → accumulate → (size or time) → write → commit offsets. Everything here runs
@@ -41,6 +44,7 @@ public final class Pump {
     private final AdaptivePoller poller;
     private final JsonToArrow converter;
     private final BatchUnifier unifier;
+    private final RecordStages stages;
     private final Sink sink;
     private final MillpondMetrics metrics;
     private final PumpHealth health;
@@ -56,13 +60,14 @@ public final class Pump {
     private long lastHeartbeatNanos = System.nanoTime();
 
     public Pump(PumpSettings settings, Consumer<byte[], byte[]> consumer, JsonToArrow converter, BatchUnifier unifier,
-                Sink sink, MillpondMetrics metrics, PumpHealth health, LagMonitor lag, RetryPolicy writeRetry,
-                Sleeper sleeper) {
+                RecordStages stages, Sink sink, MillpondMetrics metrics, PumpHealth health, LagMonitor lag,
+                RetryPolicy writeRetry, Sleeper sleeper) {
         this.settings = settings;
         this.consumer = consumer;
         this.poller = new AdaptivePoller(consumer);
         this.converter = converter;
         this.unifier = unifier;
+        this.stages = stages;
         this.sink = sink;
         this.metrics = metrics;
         this.health = health;
@@ -159,11 +164,17 @@ public final class Pump {
         if (root == null) {
             return;
         }
+        long nbytes = converted.nbytes();
+        if (!stages.isPerPollBatchNoop()) {
+            // coerce → keep → drop; the offsets of filtered-out records stay in the ledger (decision D6)
+            root = stages.applyPerPollBatch(root);
+            nbytes = ArrowSizes.nbytes(root);
+        }
         if (root.getRowCount() == 0) {
             root.close();
             return;
         }
-        pending.add(root, converted.nbytes());
+        pending.add(root, nbytes);
         metrics.pendingBytes(pending.bytes());
     }
 
@@ -174,8 +185,11 @@ public final class Pump {
         long written;
         int columns;
         double writeSeconds;
-        try (UnifiedBatches unified = unifier.unify(pending.drain())) {
-            FlushBatch batch = new FlushBatch(unified.schema(), unified.batches(), records);
+        try (UnifiedBatches unified = unifier.unify(pending.drain());
+             SortedBatch sorted = new SortedBatch(stages.sortForWrite(unified.batches()))) {
+            FlushBatch batch = sorted.root()
+                    .map(root -> new FlushBatch(root.getSchema(), List.of(root), records))
+                    .orElseGet(() -> new FlushBatch(unified.schema(), unified.batches(), records));
             columns = batch.schema().getFields().size();
             long writeStart = System.nanoTime();
             written = writeWithRetry(batch);
@@ -266,6 +280,14 @@ public final class Pump {
             lastHeartbeatNanos = now;
             LOG.infof("Heartbeat: pending=%d records (%d bytes), partitions=%d", pending.records(), pending.bytes(),
                     consumer.assignment().size());
+        }
+    }
+
+    /** The pre-write sort's output, when there is one, closed with the flush. */
+    private record SortedBatch(Optional<VectorSchemaRoot> root) implements AutoCloseable {
+        @Override
+        public void close() {
+            root.ifPresent(VectorSchemaRoot::close);
         }
     }
 
