@@ -189,6 +189,65 @@ class DuckLakeEndToEndIT {
         }
     }
 
+    @Test
+    void threeReplicasCreatingAndEvolvingOneTableConcurrentlyLandEveryEventExactlyOnce() throws Exception {
+        KafkaBroker kafka = Services.kafka();
+        DuckLakeStack lake = Services.newDuckLake();
+        String topic = Services.uniqueName("three");
+        String table = "events";
+        kafka.createTopic(topic, 12);
+        int perPartition = 800;
+        for (int p = 0; p < 12; p++) {
+            List<byte[]> values = new ArrayList<>();
+            for (long id = (long) p * perPartition; id < (long) (p + 1) * perPartition; id++) {
+                // Each ordinal's partitions bring their own new column, so the three pods evolve the schema at once.
+                String extra = "{\"extra_" + (p % 3) + "\":" + id + ",";
+                byte[] event = SampleEvents.event(id);
+                byte[] withExtra = (extra + new String(event, 1, event.length - 1, StandardCharsets.UTF_8))
+                        .getBytes(StandardCharsets.UTF_8);
+                values.add(withExtra);
+            }
+            kafka.produce(topic, p, values);
+        }
+        int expected = 12 * perPartition;
+        Map<String, String> env = baseEnv(kafka, lake, topic, table);
+        env.put("REPLICA_COUNT", "3");
+        env.put("FLUSH_INTERVAL_MS", "500");
+        env.put("CONSUME_BATCH_SIZE", "300");
+        List<AppProcess> apps = new ArrayList<>();
+        try {
+            for (int ordinal = 0; ordinal < 3; ordinal++) {
+                apps.add(AppProcess.start(with(env, "POD_NAME", "millpond-" + ordinal),
+                        LOGS.resolve(topic + "-" + ordinal + ".log")));
+            }
+            AppProcess first = apps.get(0);
+            first.await("three replicas to write every event", Duration.ofMinutes(3), () -> apps.stream()
+                    .mapToDouble(a -> a.metric("millpond_records_written_total").orElse(0)).sum() >= expected);
+            try (Connection c = lake.openQueryConnection(); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT count(*), count(DISTINCT id), count(extra_0), count(extra_1), "
+                         + "count(extra_2), count(*) FILTER (WHERE coalesce(extra_0, extra_1, extra_2) = id) "
+                         + "FROM lake.main.events")) {
+                rs.next();
+                assertThat(rs.getLong(1)).isEqualTo(expected);
+                assertThat(rs.getLong(2)).isEqualTo(expected);
+                for (int k = 3; k <= 5; k++) {
+                    assertThat(rs.getLong(k)).isEqualTo(expected / 3);
+                }
+                assertThat(rs.getLong(6)).isEqualTo(expected);
+            }
+            Map<Integer, Long> end = kafka.endOffsets(topic);
+            first.await("offsets committed to the end", Duration.ofSeconds(30),
+                    () -> kafka.committedOffsets("millpond-" + topic + "-" + table, topic).equals(end));
+            for (AppProcess app : apps) {
+                assertThat(app.stop(Duration.ofSeconds(60))).isZero();
+            }
+        } finally {
+            for (AppProcess app : apps) {
+                app.close();
+            }
+        }
+    }
+
     static long distinctIds(DuckLakeStack lake) {
         try (Connection c = lake.openQueryConnection(); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT count(DISTINCT id) FROM lake.main.events")) {

@@ -97,6 +97,19 @@ class RecordHandlingPipelineTest {
         assertThat(AppProcess.metricIn(scrape, "millpond_columns_coerced_total", "target_type", "timestamptz"))
                 .isPresent();
         assertThat(AppProcess.metricIn(scrape, "millpond_errors_total", "type", "column_coercion")).isEmpty();
+        // The catalogue an existing dashboard reads, each with the pipeline and broker_source labels.
+        for (String name : List.of("millpond_records_consumed_total", "millpond_records_written_total",
+                "millpond_batches_flushed_total", "millpond_records_skipped_total", "millpond_filter_matched_total",
+                "millpond_flush_duration_seconds_bucket", "millpond_arrow_conversion_seconds_bucket",
+                "millpond_flush_size_bytes_bucket", "millpond_flush_size_records_bucket", "millpond_pending_bytes",
+                "millpond_buffer_fullness", "millpond_consume_batch_size_current", "millpond_consumer_lag",
+                "millpond_last_committed_offset", "millpond_schema_columns_added_total",
+                "millpond_schema_columns_widened_total", "millpond_columns_coerced_total")) {
+            assertThat(AppProcess.metricIn(scrape, name, "pipeline", topic + "-events", "broker_source", ""))
+                    .as(name).isPresent();
+        }
+        assertThat(AppProcess.metricIn(scrape, "millpond_filter_matched_total", "value", "2").orElseThrow())
+                .isPositive();
 
         try (Connection c = lake.openQueryConnection(); Statement s = c.createStatement()) {
             Map<String, String> types = new HashMap<>();

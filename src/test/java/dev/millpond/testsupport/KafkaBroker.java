@@ -373,7 +373,12 @@ public final class KafkaBroker implements AutoCloseable {
     }
 
     private boolean allPartitionsHaveLeader(String topic, int partitions) {
-        TopicDescription description = describe(topic);
+        TopicDescription description;
+        try {
+            description = describe(topic);
+        } catch (UnknownTopicOrPartitionException e) {
+            return false; // created, but not yet in this broker's metadata cache
+        }
         return description.partitions().size() == partitions
                 && description.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty());
     }
