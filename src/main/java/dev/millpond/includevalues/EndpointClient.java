@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -53,6 +54,9 @@ final class EndpointClient {
             throw e;
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
+            if (cause instanceof HttpTimeoutException) {
+                throw new PollFailure("no complete response within " + timeout.toMillis() + " ms");
+            }
             String kind = cause instanceof IOException ? "request failed" : "request could not be made";
             throw new PollFailure(kind + ": " + cause, cause);
         }

@@ -78,6 +78,7 @@ final class IncludeValuesPoller {
     private void export(PollOutcome outcome) {
         outcome.verdict().refusalReason().ifPresent(metrics::includeValuesRefused);
         metrics.includeValuesPolled(damped.snapshot().size(), damped.pendingRemovals(), clock.millis() / 1000.0);
+        metrics.includeValuesPinned(damped.pinned());
         damped.pinsNotServed().ifPresent(metrics::includeValuesPinnedOnly);
         if (mode == IncludeValuesMode.SHADOW) {
             // The static list is the pin set, so "only static" is the pins the endpoint does not serve.
