@@ -15,6 +15,7 @@ import dev.millpond.pump.PumpSettings;
 import dev.millpond.pump.RetryPolicy;
 import dev.millpond.sinks.Sink;
 import dev.millpond.sinks.ducklake.DuckLakeSink;
+import dev.millpond.stages.IncludeSet;
 import dev.millpond.stages.RecordStages;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -25,7 +26,9 @@ import org.jboss.logging.Logger;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -42,7 +45,8 @@ public final class Pipeline implements AutoCloseable {
     private final PartitionAssignment assignment;
 
     private Pipeline(MillpondConfig config, MillpondMetrics metrics, PumpHealth health, String extensionDirectory,
-                     UnaryOperator<Sink> sinkDecorator, Pump.Sleeper sleeper) throws Exception {
+                     UnaryOperator<Sink> sinkDecorator, Pump.Sleeper sleeper,
+                     Optional<Supplier<IncludeSet>> includeSet) throws Exception {
         try {
             BufferAllocator allocator = keep(new RootAllocator());
             BufferAllocator sinkMemory = keep(allocator.newChildAllocator("sink", 0, Long.MAX_VALUE));
@@ -65,7 +69,9 @@ public final class Pipeline implements AutoCloseable {
             BufferAllocator pumpMemory = keep(allocator.newChildAllocator("pump", 0, Long.MAX_VALUE));
             pump = new Pump(new PumpSettings(config.topic(), config.flushSizeBytes(), config.flushIntervalMs(),
                     config.consumeBatchSize()), consumer, new JsonToArrow(pumpMemory), new BatchUnifier(pumpMemory),
-                    new RecordStages(config.recordHandling(), metrics, pumpMemory), sink, metrics, health, new LagMonitor(admin, assignment, metrics), RetryPolicy.duckLakeWrites(),
+                    includeSet.map(set -> new RecordStages(config.recordHandling(), set, metrics, pumpMemory))
+                            .orElseGet(() -> new RecordStages(config.recordHandling(), metrics, pumpMemory)),
+                    sink, metrics, health, new LagMonitor(admin, assignment, metrics), RetryPolicy.duckLakeWrites(),
                     sleeper);
             keep(pump::discardPending);
         } catch (Exception | Error e) {
@@ -75,16 +81,21 @@ public final class Pipeline implements AutoCloseable {
     }
 
     /** Connects everything; the caller runs {@link #pump()} and closes the pipeline afterwards. */
+    /**
+     * @param includeSet the keep filter's allowlist when a dynamic source publishes it; empty means the static
+     *                   {@code MILLPOND_FILTER_VALUES}
+     */
     public static Pipeline open(MillpondConfig config, MillpondMetrics metrics, PumpHealth health,
-                                String extensionDirectory) throws Exception {
-        return new Pipeline(config, metrics, health, extensionDirectory, UnaryOperator.identity(), Pump.Sleeper.REAL);
+                                String extensionDirectory, Optional<Supplier<IncludeSet>> includeSet) throws Exception {
+        return new Pipeline(config, metrics, health, extensionDirectory, UnaryOperator.identity(), Pump.Sleeper.REAL,
+                includeSet);
     }
 
     /** For tests that inject faults at the sink edge or skip real backoff sleeps. */
     public static Pipeline open(MillpondConfig config, MillpondMetrics metrics, PumpHealth health,
                                 String extensionDirectory, UnaryOperator<Sink> sinkDecorator,
                                 Pump.Sleeper sleeper) throws Exception {
-        return new Pipeline(config, metrics, health, extensionDirectory, sinkDecorator, sleeper);
+        return new Pipeline(config, metrics, health, extensionDirectory, sinkDecorator, sleeper, Optional.empty());
     }
 
     public Pump pump() {

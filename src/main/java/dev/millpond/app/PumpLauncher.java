@@ -3,6 +3,8 @@ package dev.millpond.app;
 import dev.millpond.config.ConfigException;
 import dev.millpond.config.ConfigLoader;
 import dev.millpond.config.MillpondConfig;
+import dev.millpond.includevalues.IncludeValuesSource;
+import dev.millpond.includevalues.KeepFilterSnapshots;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.PumpHealth;
 import dev.millpond.pump.Pump;
@@ -45,6 +47,7 @@ public class PumpLauncher {
     boolean autostart;
 
     private volatile Pump pump;
+    private volatile IncludeValuesSource includeValues;
     private volatile boolean stopping;
     private Thread thread;
 
@@ -68,7 +71,14 @@ public class PumpLauncher {
 
     private void runPump(MillpondConfig config) {
         MillpondMetrics metrics = new MillpondMetrics(registry, config.pipelineLabel(), config.brokerSource());
-        try (Pipeline pipeline = Pipeline.open(config, metrics, health, extensionDirectory)) {
+        try (IncludeValuesSource source = IncludeValuesSource.create(config.includeValues(), metrics);
+             Pipeline pipeline = Pipeline.open(config, metrics, health, extensionDirectory,
+                     source.effectiveSet().map(KeepFilterSnapshots::new))) {
+            // Startup step 10, after the sink and Kafka; authoritative mode blocks here until the first poll.
+            includeValues = source;
+            if (!stopping) {
+                source.start();
+            }
             pump = pipeline.pump();
             if (stopping) {
                 pump.requestStop();
@@ -83,6 +93,10 @@ public class PumpLauncher {
 
     void onStop(@Observes ShutdownEvent event) {
         stopping = true;
+        IncludeValuesSource source = includeValues;
+        if (source != null) {
+            source.close(); // shutdown step 1: no set change during the final flush
+        }
         Pump p = pump;
         if (p != null) {
             LOG.info("Shutdown requested: finishing the current step, flushing and committing");

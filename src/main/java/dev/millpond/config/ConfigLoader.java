@@ -97,13 +97,15 @@ public final class ConfigLoader {
         LogFormat logFormat = LogFormat.parse(env.raw("MILLPOND_LOG_FORMAT"));
 
         RecordHandlingConfig recordHandling = RECORD_HANDLING.apply(env);
+        IncludeValuesConfig includeValues = IncludeValuesConfigParser.parse(env);
 
         KafkaClientConfig kafka = kafkaClient(env, bootstrapServers, topic, table, ordinal, groupId,
                 autoOffsetReset, fetchMinBytes, fetchMaxWaitMs);
 
         return new MillpondConfig(bootstrapServers, topic, replicaCount, ordinal, podName, destination, groupId,
                 flushSize, flushIntervalMs, fetchMinBytes, fetchMaxWaitMs, consumeBatchSize, statsIntervalMs,
-                autoOffsetReset, brokerSource, httpPort, logLevel, logFormat, destinationConfig, recordHandling, kafka);
+                autoOffsetReset, brokerSource, httpPort, logLevel, logFormat, destinationConfig, recordHandling, kafka,
+                includeValues);
     }
 
     /** POD_NAME, else HOSTNAME, else {@code millpond-0}; an empty variable counts as unset. */

@@ -26,6 +26,7 @@ import java.util.Objects;
  * @param destinationConfig the selected destination's variable group
  * @param recordHandling   the optional record-handling stages
  * @param kafka            the Java Kafka client properties, passthrough included
+ * @param includeValues    the dynamic allowlist source (MILLPOND_INCLUDE_VALUES_*)
  */
 public record MillpondConfig(
         String bootstrapServers,
@@ -48,12 +49,14 @@ public record MillpondConfig(
         LogFormat logFormat,
         DestinationConfig destinationConfig,
         RecordHandlingConfig recordHandling,
-        KafkaClientConfig kafka) {
+        KafkaClientConfig kafka,
+        IncludeValuesConfig includeValues) {
 
     public MillpondConfig {
         Objects.requireNonNull(destinationConfig, "destinationConfig");
         Objects.requireNonNull(recordHandling, "recordHandling");
         Objects.requireNonNull(kafka, "kafka");
+        Objects.requireNonNull(includeValues, "includeValues");
     }
 
     /** DUCKLAKE_TABLE or HOGLAKE_TABLE. */

@@ -216,4 +216,58 @@ public final class MillpondMetrics {
         Gauge.builder("millpond.rdkafka.broker.rtt.avg.seconds", seconds, DoubleSupplier::getAsDouble)
                 .tags(base.and("broker", broker)).strongReference(true).register(registry);
     }
+
+    // ---- Include-values source (COMPAT §1, millpond_include_values_*). Series appear on first use. ----
+
+    /** {@code millpond_include_values_mode{mode}} = 1: which mode this replica actually runs. */
+    public void includeValuesMode(String mode) {
+        labelledGauge("millpond.include.values.mode", "mode", mode).set(1);
+    }
+
+    /** The gauges every successful poll sets, refused ones included. */
+    public void includeValuesPolled(int size, int pendingRemovals, double lastSuccessEpochSeconds) {
+        includeValuesGauge("millpond.include.values.size").set(size);
+        includeValuesGauge("millpond.include.values.pending.removals").set(pendingRemovals);
+        includeValuesGauge("millpond.include.values.last.success.timestamp.seconds").set(lastSuccessEpochSeconds);
+    }
+
+    public void includeValuesPollFailed() {
+        counters.computeIfAbsent("millpond.include.values.poll.failures",
+                k -> Counter.builder(k).tags(base).register(registry)).increment();
+    }
+
+    /** {@code reason} = {@code empty} | {@code bulk_removal} | {@code type_flip}. */
+    public void includeValuesRefused(String reason) {
+        counter("millpond.include.values.refused", "reason", reason).increment();
+    }
+
+    /** {@code action} = {@code add} | {@code remove}; {@code n} values applied to the effective set. */
+    public void includeValuesChanges(String action, int n) {
+        if (n > 0) {
+            counter("millpond.include.values.changes", "action", action).increment(n);
+        }
+    }
+
+    /** Shadow mode only: static values the endpoint does not serve, and served values not in the static list. */
+    public void includeValuesShadowDiff(int onlyStatic, int onlyRemote) {
+        includeValuesGauge("millpond.include.values.shadow.only.static").set(onlyStatic);
+        includeValuesGauge("millpond.include.values.shadow.only.remote").set(onlyRemote);
+    }
+
+    public void includeValuesPinned(int pinned) {
+        includeValuesGauge("millpond.include.values.pinned").set(pinned);
+    }
+
+    /** Pins the endpoint does not serve (both URL modes). */
+    public void includeValuesPinnedOnly(int pinnedOnly) {
+        includeValuesGauge("millpond.include.values.pinned.only").set(pinnedOnly);
+    }
+
+    private GaugeValue includeValuesGauge(String name) {
+        return gauges.computeIfAbsent(name, k -> {
+            GaugeValue g = new GaugeValue();
+            gauge(name, Tags.empty(), g);
+            return g;
+        });
+    }
 }
