@@ -91,6 +91,13 @@ public final class Pipeline implements AutoCloseable {
                 includeSet);
     }
 
+    /** For tests that inject faults at the sink edge, skip real backoff sleeps or drive the keep filter. */
+    public static Pipeline open(MillpondConfig config, MillpondMetrics metrics, PumpHealth health,
+                                String extensionDirectory, UnaryOperator<Sink> sinkDecorator, Pump.Sleeper sleeper,
+                                Optional<Supplier<IncludeSet>> includeSet) throws Exception {
+        return new Pipeline(config, metrics, health, extensionDirectory, sinkDecorator, sleeper, includeSet);
+    }
+
     /** For tests that inject faults at the sink edge or skip real backoff sleeps. */
     public static Pipeline open(MillpondConfig config, MillpondMetrics metrics, PumpHealth health,
                                 String extensionDirectory, UnaryOperator<Sink> sinkDecorator,
