@@ -5,7 +5,9 @@ import dev.millpond.config.ConfigLoader;
 import dev.millpond.config.MillpondConfig;
 import dev.millpond.includevalues.IncludeValuesSource;
 import dev.millpond.includevalues.KeepFilterSnapshots;
+import dev.millpond.observability.LogExport;
 import dev.millpond.observability.MillpondMetrics;
+import dev.millpond.observability.OtlpLogExport;
 import dev.millpond.observability.PumpHealth;
 import dev.millpond.pump.Pump;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -50,8 +52,10 @@ public class PumpLauncher {
     private volatile IncludeValuesSource includeValues;
     private volatile boolean stopping;
     private Thread thread;
+    private volatile LogExport logExport;
 
     void onStart(@Observes StartupEvent event) {
+        logExport = OtlpLogExport.installIfConfigured(System.getenv()); // first, so config errors are exported too
         if (!autostart) {
             LOG.info("millpond.pump.autostart=false: the pump is not started");
             return;
@@ -109,6 +113,10 @@ public class PumpLauncher {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+        }
+        LogExport export = logExport;
+        if (export != null) {
+            export.close(); // last, so the shutdown lines above are in the final batch
         }
     }
 

@@ -1,0 +1,127 @@
+package dev.millpond.observability;
+
+import org.jboss.logging.Logger;
+import org.jboss.logmanager.ExtHandler;
+import org.jboss.logmanager.ExtLogRecord;
+import org.junit.jupiter.api.Test;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class OtlpLogExportTest {
+
+    private static final Logger LOG = Logger.getLogger("dev.millpond.observability.OtlpLogExportTest");
+
+    @Test
+    void exportsLogLinesWithTheTokenAndResourceAttributes() throws Exception {
+        String line = "exported line " + UUID.randomUUID();
+        try (OtlpReceiver receiver = new OtlpReceiver(200)) {
+            try (LogExport export = OtlpLogExport.installIfConfigured(Map.of(
+                    "POSTHOG_PROJECT_TOKEN", "t0k",
+                    "POSTHOG_LOGS_ENDPOINT", receiver.logsEndpoint(),
+                    "MILLPOND_SERVICE_INSTANCE_ID", "events"))) {
+                LOG.info(line);
+                LOG.error("with a cause", new IllegalStateException("the cause text"));
+            } // close flushes the batch before returning
+
+            List<OtlpReceiver.Request> requests = receiver.requests();
+            assertThat(requests).isNotEmpty().allSatisfy(request -> {
+                assertThat(request.method()).isEqualTo("POST");
+                assertThat(request.path()).isEqualTo("/i/v1/logs");
+                assertThat(request.authorization()).isEqualTo("Bearer t0k");
+                assertThat(request.contentType()).isEqualTo("application/x-protobuf");
+            });
+            String bodies = String.join("\n", requests.stream().map(OtlpReceiver.Request::bodyText).toList());
+            assertThat(bodies)
+                    .contains(line, "events", "millpond", "service.instance.id", "service.namespace",
+                            "service.version", "logger", "dev.millpond.observability.OtlpLogExportTest", "thread")
+                    .contains("exception.type", IllegalStateException.class.getName(),
+                            "exception.message", "the cause text", "exception.stacktrace");
+        }
+        assertThat(installedHandlers()).isEmpty();
+    }
+
+    @Test
+    void nothingIsInstalledOrSentWithoutAToken() throws Exception {
+        try (OtlpReceiver receiver = new OtlpReceiver(200)) {
+            for (Map<String, String> env : List.of(
+                    Map.of("POSTHOG_LOGS_ENDPOINT", receiver.logsEndpoint()),
+                    Map.of("POSTHOG_PROJECT_TOKEN", " ", "POSTHOG_LOGS_ENDPOINT", receiver.logsEndpoint()))) {
+                try (LogExport export = OtlpLogExport.installIfConfigured(env)) {
+                    assertThat(export).isNotInstanceOf(OtlpLogExport.class);
+                    assertThat(installedHandlers()).isEmpty();
+                    LOG.info("not exported");
+                }
+            }
+            // The batch processor's default delay is 1s; wait past it so a wrongly installed export would show.
+            Thread.sleep(1_500);
+            assertThat(receiver.requests()).isEmpty();
+        }
+    }
+
+    @Test
+    void theTokenNeverReachesTheLogsEvenWhenTheEndpointRefusesIt() throws Exception {
+        String token = "phc_secret_" + UUID.randomUUID();
+        CapturingHandler capture = new CapturingHandler();
+        java.util.logging.Logger root = java.util.logging.Logger.getLogger("");
+        root.addHandler(capture);
+        // A 401 makes the exporter log its failure, the likeliest place for a header to leak.
+        try (OtlpReceiver receiver = new OtlpReceiver(401)) {
+            try (LogExport export = OtlpLogExport.installIfConfigured(Map.of(
+                    "POSTHOG_PROJECT_TOKEN", token, "POSTHOG_LOGS_ENDPOINT", receiver.logsEndpoint()))) {
+                LOG.info("a line the endpoint will refuse");
+            }
+            assertThat(receiver.requests()).isNotEmpty();
+        } finally {
+            root.removeHandler(capture);
+        }
+        assertThat(capture.lines).anySatisfy(text -> assertThat(text).contains("Exporting logs via OTLP/HTTP"));
+        assertThat(capture.lines).anySatisfy(text -> assertThat(text).contains("401"));
+        assertThat(capture.lines).noneSatisfy(text -> assertThat(text).contains(token));
+    }
+
+    @Test
+    void settingsDefaultsAndRedaction() {
+        OtlpLogSettings settings = OtlpLogSettings.fromEnvironment(
+                Map.of("POSTHOG_PROJECT_TOKEN", "t0k", "MILLPOND_SERVICE_INSTANCE_ID", ""), () -> "1.2.3").orElseThrow();
+        assertThat(settings.endpoint()).isEqualTo("https://us.i.posthog.com/i/v1/logs");
+        assertThat(settings.serviceNamespace()).isEqualTo("millpond");
+        assertThat(settings.serviceInstanceId()).isEmpty();
+        assertThat(settings.serviceVersion()).isEqualTo("1.2.3");
+        assertThat(settings.toString()).doesNotContain("t0k");
+
+        OtlpLogSettings overridden = OtlpLogSettings.fromEnvironment(Map.of("POSTHOG_PROJECT_TOKEN", "t0k",
+                "MILLPOND_SERVICE_NAMESPACE", "ingest", "MILLPOND_SERVICE_VERSION", "sha256:abc"), () -> "1.2.3")
+                .orElseThrow();
+        assertThat(OtlpLogExport.resourceAttributes(overridden).asMap().entrySet())
+                .extracting(e -> e.getKey().getKey() + "=" + e.getValue())
+                .containsExactlyInAnyOrder("service.name=millpond", "service.namespace=ingest",
+                        "service.version=sha256:abc");
+    }
+
+    private static List<java.util.logging.Handler> installedHandlers() {
+        return Arrays.stream(java.util.logging.Logger.getLogger("").getHandlers())
+                .filter(OtlpLogHandler.class::isInstance).toList();
+    }
+
+    /** Everything that reaches the root logger, as the console would render message and stack trace. */
+    private static final class CapturingHandler extends ExtHandler {
+        final List<String> lines = new CopyOnWriteArrayList<>();
+
+        @Override
+        protected void doPublish(ExtLogRecord record) {
+            StringWriter text = new StringWriter().append(record.getFormattedMessage());
+            if (record.getThrown() != null) {
+                record.getThrown().printStackTrace(new PrintWriter(text));
+            }
+            lines.add(text.toString());
+        }
+    }
+}
