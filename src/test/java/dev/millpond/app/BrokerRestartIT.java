@@ -4,6 +4,7 @@ import dev.millpond.demo.SampleEvents;
 import dev.millpond.testsupport.AppProcess;
 import dev.millpond.testsupport.DuckLakeStack;
 import dev.millpond.testsupport.KafkaBroker;
+import dev.millpond.testsupport.MillpondEnvironment;
 import dev.millpond.testsupport.Services;
 import org.junit.jupiter.api.Test;
 
@@ -11,7 +12,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,13 +30,7 @@ class BrokerRestartIT {
                 kafka.produce(topic, p, SampleEvents.events(id, 1_000));
                 id += 1_000;
             }
-            Map<String, String> env = new HashMap<>(lake.environment());
-            env.put("KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers());
-            env.put("KAFKA_TOPIC", topic);
-            env.put("DUCKLAKE_TABLE", "events");
-            env.put("REPLICA_COUNT", "1");
-            env.put("POD_NAME", "millpond-0");
-            env.put("FLUSH_INTERVAL_MS", "500");
+            Map<String, String> env = MillpondEnvironment.of(kafka, lake, topic, "FLUSH_INTERVAL_MS", "500");
             try (AppProcess app = AppProcess.start(env, DuckLakeEndToEndIT.LOGS.resolve(topic + ".log"))) {
                 app.await("the first events written", Duration.ofMinutes(2),
                         () -> app.metric("millpond_records_written_total").orElse(0) >= 4_000);

@@ -6,6 +6,7 @@ import dev.millpond.demo.SampleEvents;
 import dev.millpond.testsupport.AppProcess;
 import dev.millpond.testsupport.DuckLakeStack;
 import dev.millpond.testsupport.KafkaBroker;
+import dev.millpond.testsupport.MillpondEnvironment;
 import dev.millpond.testsupport.Services;
 import org.junit.jupiter.api.Test;
 
@@ -259,12 +260,7 @@ class DuckLakeEndToEndIT {
     }
 
     static Map<String, String> baseEnv(KafkaBroker kafka, DuckLakeStack lake, String topic, String table) {
-        Map<String, String> env = new HashMap<>(lake.environment());
-        env.put("KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers());
-        env.put("KAFKA_TOPIC", topic);
-        env.put("DUCKLAKE_TABLE", table);
-        env.put("FLUSH_INTERVAL_MS", "1000");
-        return env;
+        return MillpondEnvironment.of(kafka, lake, topic, "DUCKLAKE_TABLE", table, "FLUSH_INTERVAL_MS", "1000");
     }
 
     static Map<String, String> with(Map<String, String> env, String key, String value) {

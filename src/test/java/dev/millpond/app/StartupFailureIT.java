@@ -3,6 +3,7 @@ package dev.millpond.app;
 import dev.millpond.testsupport.AppProcess;
 import dev.millpond.testsupport.DuckLakeStack;
 import dev.millpond.testsupport.KafkaBroker;
+import dev.millpond.testsupport.MillpondEnvironment;
 import dev.millpond.testsupport.Services;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -10,7 +11,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -35,12 +35,8 @@ class StartupFailureIT {
         DuckLakeStack lake = Services.newDuckLake();
         String topic = Services.uniqueName("bad");
         kafka.createTopic(topic, 2);
-        Map<String, String> env = new HashMap<>(lake.environment());
-        env.put("KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers());
-        env.put("KAFKA_TOPIC", topic);
-        env.put("REPLICA_COUNT", "2");
-        env.put("POD_NAME", "millpond-1");
-        env.put("DUCKLAKE_TABLE", "events");
+        Map<String, String> env = MillpondEnvironment.of(kafka, lake, topic, "REPLICA_COUNT", "2",
+                "POD_NAME", "millpond-1");
         if (value == null) {
             env.remove(variable);
         } else {

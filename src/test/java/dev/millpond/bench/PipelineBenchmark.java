@@ -4,12 +4,12 @@ import dev.millpond.demo.SampleEvents;
 import dev.millpond.testsupport.AppProcess;
 import dev.millpond.testsupport.DuckLakeStack;
 import dev.millpond.testsupport.KafkaBroker;
+import dev.millpond.testsupport.MillpondEnvironment;
 import dev.millpond.testsupport.Services;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -46,12 +46,7 @@ public final class PipelineBenchmark {
         System.out.printf("[bench] produced %,d events (%,.1f MB of JSON) to %d partitions%n", total,
                 producedBytes / 1e6, partitions);
 
-        Map<String, String> env = new HashMap<>(lake.environment());
-        env.put("KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers());
-        env.put("KAFKA_TOPIC", topic);
-        env.put("DUCKLAKE_TABLE", "events");
-        env.put("REPLICA_COUNT", "1");
-        env.put("POD_NAME", "millpond-0");
+        Map<String, String> env = MillpondEnvironment.of(kafka, lake, topic);
         env.put("FLUSH_SIZE", System.getProperty("bench.flushSize", "104857600"));
         env.put("FLUSH_INTERVAL_MS", System.getProperty("bench.flushIntervalMs", "10000"));
         System.getProperties().stringPropertyNames().stream().filter(k -> k.startsWith("bench.env."))

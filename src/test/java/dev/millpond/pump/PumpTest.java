@@ -13,6 +13,7 @@ import dev.millpond.testsupport.AppProcess;
 import dev.millpond.testsupport.DuckDbSql;
 import dev.millpond.testsupport.DuckLakeStack;
 import dev.millpond.testsupport.KafkaBroker;
+import dev.millpond.testsupport.MillpondEnvironment;
 import dev.millpond.testsupport.Services;
 import io.micrometer.prometheus.PrometheusConfig;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
@@ -24,7 +25,6 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
@@ -148,12 +148,7 @@ class PumpTest {
     }
 
     private MillpondConfig config(Map<String, String> overrides) {
-        Map<String, String> env = new HashMap<>(lake.environment());
-        env.put("KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers());
-        env.put("KAFKA_TOPIC", topic);
-        env.put("REPLICA_COUNT", "1");
-        env.put("POD_NAME", "millpond-0");
-        env.put("DUCKLAKE_TABLE", "events");
+        Map<String, String> env = MillpondEnvironment.of(kafka, lake, topic);
         env.putAll(overrides);
         return ConfigLoader.load(env);
     }

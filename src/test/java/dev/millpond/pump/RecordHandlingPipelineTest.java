@@ -11,6 +11,7 @@ import dev.millpond.observability.PumpHealth;
 import dev.millpond.testsupport.AppProcess;
 import dev.millpond.testsupport.DuckLakeStack;
 import dev.millpond.testsupport.KafkaBroker;
+import dev.millpond.testsupport.MillpondEnvironment;
 import dev.millpond.testsupport.Services;
 import io.micrometer.prometheus.PrometheusConfig;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
@@ -60,13 +61,7 @@ class RecordHandlingPipelineTest {
             }
         }
 
-        Map<String, String> env = new HashMap<>(lake.environment());
-        env.put("KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers());
-        env.put("KAFKA_TOPIC", topic);
-        env.put("REPLICA_COUNT", "1");
-        env.put("POD_NAME", "millpond-0");
-        env.put("DUCKLAKE_TABLE", "events");
-        env.put("FLUSH_INTERVAL_MS", "600000");
+        Map<String, String> env = MillpondEnvironment.of(kafka, lake, topic, "FLUSH_INTERVAL_MS", "600000");
         env.put("MILLPOND_TYPED_COLUMNS", "uuid:uuid,timestamp:timestamptz");
         env.put("MILLPOND_FILTER_KEEP_FIELD_NAME", "team_id");
         env.put("MILLPOND_FILTER_VALUES", "1,2,3");
