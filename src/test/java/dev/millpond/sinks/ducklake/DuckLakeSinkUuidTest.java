@@ -1,5 +1,10 @@
 package dev.millpond.sinks.ducklake;
 
+import java.util.List;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.memory.BufferAllocator;
+import dev.millpond.stages.UuidVector;
 import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;
@@ -49,7 +54,7 @@ class DuckLakeSinkUuidTest {
             DuckLakeSink sink = f.sink();
             UUID upper = UUID.fromString("FFFFFFFF-0000-4000-8000-00000000000A");
 
-            sink.write(f.own(TestUuidType.batch(f.allocator, "id", Arrays.asList(UUID.fromString(CANONICAL), upper, null))));
+            sink.write(f.own(uuidBatch(f.allocator, "id", Arrays.asList(UUID.fromString(CANONICAL), upper, null))));
 
             assertThat(f.rows("SELECT id FROM lake.events ORDER BY id NULLS LAST")).containsExactly(
                     CANONICAL, "ffffffff-0000-4000-8000-00000000000a", "null");
@@ -64,10 +69,26 @@ class DuckLakeSinkUuidTest {
         try (SinkFixture f = new SinkFixture()) {
             DuckLakeSink sink = f.sink();
 
-            sink.write(f.own(TestUuidType.batch(f.allocator, "id", Arrays.asList(UUID.fromString(CANONICAL)))));
+            sink.write(f.own(uuidBatch(f.allocator, "id", Arrays.asList(UUID.fromString(CANONICAL)))));
 
             assertThat(f.columnTypes()).containsEntry("id", "UUID");
             assertThat(f.rows("SELECT id FROM lake.events")).containsExactly(CANONICAL);
         }
+    }
+
+    /** A one-column batch of the production uuid type ({@code arrow.uuid}); null entries become nulls. */
+    private static VectorSchemaRoot uuidBatch(BufferAllocator allocator, String column, List<UUID> values) {
+        UuidVector v = new UuidVector(column, allocator);
+        v.getUnderlyingVector().allocateNew(values.size());
+        for (int i = 0; i < values.size(); i++) {
+            UUID u = values.get(i);
+            if (u == null) {
+                v.getUnderlyingVector().setNull(i);
+            } else {
+                v.setSafe(i, u.getMostSignificantBits(), u.getLeastSignificantBits());
+            }
+        }
+        v.setValueCount(values.size());
+        return new VectorSchemaRoot(List.of(v.getField()), List.<FieldVector>of(v), values.size());
     }
 }
