@@ -26,6 +26,8 @@ import java.util.Objects;
  * @param destinationConfig the selected destination's variable group
  * @param recordHandling   the optional record-handling stages
  * @param kafka            the Java Kafka client properties, passthrough included
+ * @param testPauseAfterLakeCommitMs MILLPOND_TEST_PAUSE_AFTER_LAKE_COMMIT_MS, test-only, default 0: sleep between
+ *                         the lake commit and the Kafka commit so a chaos test can kill the process in that window
  */
 public record MillpondConfig(
         String bootstrapServers,
@@ -48,7 +50,8 @@ public record MillpondConfig(
         LogFormat logFormat,
         DestinationConfig destinationConfig,
         RecordHandlingConfig recordHandling,
-        KafkaClientConfig kafka) {
+        KafkaClientConfig kafka,
+        long testPauseAfterLakeCommitMs) {
 
     public MillpondConfig {
         Objects.requireNonNull(destinationConfig, "destinationConfig");

@@ -17,6 +17,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.stream.Collectors;
@@ -42,8 +43,11 @@ public final class DuckLakeSink implements Sink {
     private final LakeTable table;
     private final LiveTable liveTable;
     private final VariantCompanions variants;
+    /** Empty when MILLPOND_LAKE_OFFSETS=false: then a flush is a plain INSERT and Kafka alone holds the position. */
+    private final Optional<LakeOffsets> offsets;
 
     private long streamSequence;
+    private boolean offsetsTableEnsured;
 
     public DuckLakeSink(DuckLakeSinkSettings settings, MillpondMetrics metrics, BufferAllocator allocator) throws SQLException {
         this.metrics = metrics;
@@ -53,6 +57,9 @@ public final class DuckLakeSink implements Sink {
         this.table = new LakeTable(connection, settings.schema(), settings.table(), settings.maxRetryCount());
         this.liveTable = new LiveTable(table, metrics, settings.partitionBy());
         this.variants = new VariantCompanions(settings.variantSources());
+        this.offsets = settings.lakeOffsetsGroupId()
+                .map(group -> new LakeOffsets(connection, settings.schema(), settings.table(), group));
+        ensureOffsetsTable();
         LOG.infof("DuckLake attached: catalog=%s data_path=%s table=%s", settings.catalog(), settings.dataPath(),
                 table.qualified());
     }
@@ -131,8 +138,59 @@ public final class DuckLakeSink implements Sink {
         countNulledValues(batch, aligned);
         String select = aligned.stream().map(AlignedColumn::projection).collect(Collectors.joining(", "))
                 + ", NOW() AS _inserted_at";
-        return withStream(batch, stream -> Jdbc.update(connection,
-                "INSERT INTO " + table.qualified() + " BY NAME (SELECT " + select + " FROM " + stream + ")"));
+        String insert = "INSERT INTO " + table.qualified() + " BY NAME (SELECT " + select + " FROM ";
+        ensureOffsetsTable();
+        if (offsets.isEmpty() || batch.ranges().isEmpty()) {
+            return withStream(batch, stream -> Jdbc.update(connection, insert + stream + ")"));
+        }
+        return withStream(batch, stream -> insertWithOffsets(insert + stream + ")", batch));
+    }
+
+    /** Creates the offsets table at construction, and again after {@link #resetCaches()} in case it was dropped. */
+    private void ensureOffsetsTable() throws SQLException {
+        if (offsets.isPresent() && !offsetsTableEnsured) {
+            offsets.get().ensureTable();
+            offsetsTableEnsured = true;
+        }
+    }
+
+    /**
+     * The rows and the offsets they cover in one DuckLake transaction, so one snapshot holds both or neither. Any
+     * failure rolls back and propagates: the pump's retry ladder then resets the caches and writes the flush again.
+     */
+    private long insertWithOffsets(String insertRows, FlushBatch batch) throws SQLException {
+        Jdbc.execute(connection, "BEGIN TRANSACTION");
+        try {
+            long rows = Jdbc.update(connection, insertRows);
+            offsets.orElseThrow().insert(batch.ranges());
+            Jdbc.execute(connection, "COMMIT");
+            return rows;
+        } catch (SQLException | RuntimeException e) {
+            rollback(e);
+            throw e;
+        }
+    }
+
+    private void rollback(Exception cause) {
+        try {
+            Jdbc.execute(connection, "ROLLBACK");
+        } catch (SQLException e) {
+            // A failed COMMIT may already have ended the transaction; the original failure is the one to report.
+            cause.addSuppressed(e);
+        }
+    }
+
+    /**
+     * Per partition, the highest next offset that a flush of this table and group.id recorded in the lake; empty
+     * with MILLPOND_LAKE_OFFSETS=false, and without the partitions whose records were all deleted.
+     */
+    public Map<Integer, Long> recordedOffsets(String topic) throws SQLException {
+        return offsets.isPresent() ? offsets.get().recorded(topic) : Map.of();
+    }
+
+    /** Whether flushes record their offsets in the lake (MILLPOND_LAKE_OFFSETS). */
+    public boolean recordsOffsets() {
+        return offsets.isPresent();
     }
 
     /** The batch columns that may be sent: D3 drops, then VARIANT companion collisions, each counted. */
@@ -229,6 +287,7 @@ public final class DuckLakeSink implements Sink {
     @Override
     public void resetCaches() {
         liveTable.reset();
+        offsetsTableEnsured = false;
     }
 
     @Override

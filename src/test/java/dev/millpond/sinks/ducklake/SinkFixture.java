@@ -50,7 +50,7 @@ final class SinkFixture implements AutoCloseable {
         CatalogLocation catalog = new CatalogLocation.Postgres(env.get("DUCKLAKE_RDS_HOST"), env.get("DUCKLAKE_RDS_PORT"),
                 env.get("DUCKLAKE_RDS_DATABASE"), env.get("DUCKLAKE_RDS_USERNAME"), env.get("DUCKLAKE_RDS_PASSWORD"));
         return new DuckLakeSinkSettings(":memory:", catalog, lake.dataPath(), "main", TABLE, s3, 100, memoryLimit,
-                partitionBy, variants, DuckDbExtensions.directory().toAbsolutePath());
+                partitionBy, variants, DuckDbExtensions.directory().toAbsolutePath(), Optional.empty());
     }
 
     DuckLakeSink sink() throws SQLException {
