@@ -53,6 +53,14 @@ final class SinkFixture implements AutoCloseable {
                 partitionBy, variants, DuckDbExtensions.directory().toAbsolutePath(), Optional.empty());
     }
 
+    /** Settings whose flushes record their offsets for {@code groupId} in {@code _millpond_offsets}. */
+    DuckLakeSinkSettings recordingOffsets(String groupId) {
+        DuckLakeSinkSettings s = settings(Optional.empty(), Optional.empty(), List.of());
+        return new DuckLakeSinkSettings(s.connection(), s.catalog(), s.dataPath(), s.schema(), s.table(),
+                s.s3Settings(), s.maxRetryCount(), s.memoryLimit(), s.partitionBy(), s.variantSources(),
+                s.extensionDirectory(), Optional.of(groupId));
+    }
+
     DuckLakeSink sink() throws SQLException {
         return sink(settings(Optional.empty(), Optional.empty(), List.of()));
     }
