@@ -4,6 +4,7 @@ import dev.millpond.observability.ErrorType;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.SkipReason;
 import dev.millpond.sinks.FlushBatch;
+import dev.millpond.sinks.OffsetRange;
 import dev.millpond.sinks.Sink;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
@@ -16,6 +17,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -48,6 +50,8 @@ public final class DuckLakeSink implements Sink {
 
     private long streamSequence;
     private boolean offsetsTableEnsured;
+    /** Set by {@link #resetCaches()}: the next write is the pump retrying a failed one. */
+    private boolean retrying;
 
     public DuckLakeSink(DuckLakeSinkSettings settings, MillpondMetrics metrics, BufferAllocator allocator) throws SQLException {
         this.metrics = metrics;
@@ -123,6 +127,13 @@ public final class DuckLakeSink implements Sink {
 
     @Override
     public long write(FlushBatch batch) throws SQLException {
+        if (retrying && alreadyInTheLake(batch)) {
+            retrying = false;
+            LOG.warnf("The previous attempt's commit of this %d-row flush reached the lake after all; not writing it"
+                    + " again", batch.rows());
+            return batch.rows();
+        }
+        retrying = false;
         List<Field> columns = plannedColumns(batch);
         if (columns.isEmpty()) {
             return 0;
@@ -144,6 +155,33 @@ public final class DuckLakeSink implements Sink {
             return withStream(batch, stream -> Jdbc.update(connection, insert + stream + ")"));
         }
         return withStream(batch, stream -> insertWithOffsets(insert + stream + ")", batch));
+    }
+
+    /**
+     * A COMMIT can fail on the client after the catalog applied it (the connection dropped on the way back). Before a
+     * retry writes the flush again, the offsets it would record tell whether the lake has it already.
+     */
+    private boolean alreadyInTheLake(FlushBatch batch) throws SQLException {
+        if (offsets.isEmpty() || batch.ranges().isEmpty()) {
+            return false;
+        }
+        Map<String, Map<Integer, Long>> recorded = new HashMap<>();
+        for (OffsetRange range : batch.ranges()) {
+            Map<Integer, Long> topic = recorded.computeIfAbsent(range.topic(), this::recordedOrEmpty);
+            if (topic.getOrDefault(range.partition(), Long.MIN_VALUE) < range.next()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private Map<Integer, Long> recordedOrEmpty(String topic) {
+        try {
+            return offsets.orElseThrow().recorded(topic);
+        } catch (SQLException e) {
+            LOG.debugf("Could not read the recorded offsets (%s); writing the flush again", e.getMessage());
+            return Map.of();
+        }
     }
 
     /** Creates the offsets table at construction, and again after {@link #resetCaches()} in case it was dropped. */
@@ -288,6 +326,7 @@ public final class DuckLakeSink implements Sink {
     public void resetCaches() {
         liveTable.reset();
         offsetsTableEnsured = false;
+        retrying = true;
     }
 
     @Override

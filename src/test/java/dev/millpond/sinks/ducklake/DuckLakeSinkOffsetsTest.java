@@ -60,6 +60,24 @@ class DuckLakeSinkOffsetsTest {
     }
 
     @Test
+    void aRetryOfAFlushWhoseCommitLandedAfterAllDoesNotWriteItAgain() throws Exception {
+        try (SinkFixture fixture = new SinkFixture()) {
+            DuckLakeSink sink = fixture.sink(fixture.recordingOffsets(GROUP));
+            FlushBatch flush = withRanges(fixture.batch("{\"id\":1}", "{\"id\":2}"), new OffsetRange("t", 0, 0, 1));
+            sink.write(flush);
+            // As if the COMMIT's reply was lost: the pump saw a failure, resets and retries the same flush.
+            sink.resetCaches();
+            assertThat(sink.write(flush)).isEqualTo(2);
+            assertThat(fixture.count("SELECT count(*) FROM lake.main.events")).isEqualTo(2);
+
+            FlushBatch next = withRanges(fixture.batch("{\"id\":3}"), new OffsetRange("t", 0, 2, 2));
+            sink.resetCaches();
+            sink.write(next);
+            assertThat(fixture.count("SELECT count(*) FROM lake.main.events")).as("a new flush is written").isEqualTo(3);
+        }
+    }
+
+    @Test
     void withLakeOffsetsOffNoOffsetsTableIsCreated() throws Exception {
         try (SinkFixture fixture = new SinkFixture()) {
             DuckLakeSink sink = fixture.sink();
