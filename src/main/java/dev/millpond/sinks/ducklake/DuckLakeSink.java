@@ -27,7 +27,8 @@ import java.util.stream.Collectors;
 /**
  * Writes flushes into a DuckLake table through DuckDB: the Arrow batches are handed to DuckDB through the Arrow C
  * stream interface (no row-by-row copy) and inserted in one statement, so one flush is one DuckLake snapshot with one
- * {@code _inserted_at}.
+ * {@code _inserted_at}. With lake offsets on (the default) that snapshot also holds the flush's Kafka offsets in
+ * {@code _millpond_offsets} ({@link LakeOffsets}), which is what makes a restart after a crash exactly-once.
  *
  * <p>Before the INSERT the batch is planned (D3 drops, VARIANT companion collisions), the table is created or
  * evolved ({@link LiveTable}) and every column is aligned to the live type ({@link AlignedColumn}, D4), so no
