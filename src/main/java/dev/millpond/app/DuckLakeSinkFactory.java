@@ -9,6 +9,7 @@ import dev.millpond.sinks.ducklake.DuckLakeSinkSettings.S3Setting;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /** Translates the validated DuckLake variable group into the sink's settings. */
 final class DuckLakeSinkFactory {
@@ -19,7 +20,7 @@ final class DuckLakeSinkFactory {
     private DuckLakeSinkFactory() {
     }
 
-    static DuckLakeSinkSettings settings(DuckLakeConfig c, String extensionDirectory) {
+    static DuckLakeSinkSettings settings(DuckLakeConfig c, String groupId, String extensionDirectory) {
         S3Settings s3 = c.s3();
         List<S3Setting> sets = new ArrayList<>();
         // The original's order, each only when configured.
@@ -33,6 +34,6 @@ final class DuckLakeSinkFactory {
                 c.rdsUsername(), c.rdsPassword().reveal());
         return new DuckLakeSinkSettings(c.connection(), catalog, c.dataPath(), c.schema(), c.table(), sets,
                 c.maxRetryCount(), c.memoryLimit(), c.partitionBy(), c.variantColumns().sources(),
-                Path.of(extensionDirectory));
+                Path.of(extensionDirectory), c.lakeOffsets() ? Optional.of(groupId) : Optional.empty());
     }
 }

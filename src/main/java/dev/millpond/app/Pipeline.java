@@ -7,6 +7,8 @@ import dev.millpond.kafka.KafkaClientGauges;
 import dev.millpond.kafka.KafkaClients;
 import dev.millpond.kafka.LagMonitor;
 import dev.millpond.kafka.PartitionAssignment;
+import dev.millpond.kafka.ResumeDecision;
+import dev.millpond.kafka.ResumePositions;
 import dev.millpond.kafka.StartupOffsets;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.PumpHealth;
@@ -27,6 +29,7 @@ import org.jboss.logging.Logger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Map;
 import java.util.Properties;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
@@ -43,6 +46,7 @@ public final class Pipeline implements AutoCloseable {
     private final List<AutoCloseable> resources = new ArrayList<>();
     private final Pump pump;
     private final PartitionAssignment assignment;
+    private final List<ResumeDecision> resumeDecisions;
 
     private Pipeline(MillpondConfig config, MillpondMetrics metrics, PumpHealth health, String extensionDirectory,
                      UnaryOperator<Sink> sinkDecorator, Pump.Sleeper sleeper,
@@ -50,8 +54,10 @@ public final class Pipeline implements AutoCloseable {
         try {
             BufferAllocator allocator = keep(new RootAllocator());
             BufferAllocator sinkMemory = keep(allocator.newChildAllocator("sink", 0, Long.MAX_VALUE));
-            Sink sink = keep(sinkDecorator.apply(new DuckLakeSink(
-                    DuckLakeSinkFactory.settings(config.ducklake(), extensionDirectory), metrics, sinkMemory)));
+            DuckLakeSink lake = new DuckLakeSink(
+                    DuckLakeSinkFactory.settings(config.ducklake(), config.groupId(), extensionDirectory), metrics,
+                    sinkMemory);
+            Sink sink = keep(sinkDecorator.apply(lake));
             health.sinkReady();
             Admin admin = keep(Admin.create(KafkaClients.adminProperties(config.kafka())));
             Properties consumerProperties = KafkaClients.consumerProperties(config.kafka(), config.consumeBatchSize());
@@ -60,15 +66,22 @@ public final class Pipeline implements AutoCloseable {
             keep(new KafkaClientGauges(consumer::metrics, admin, consumerProperties.getProperty("security.protocol"),
                     metrics).start(config.statsIntervalMs()));
             assignment = PartitionAssignment.discover(admin, config.topic(), config.replicaCount(), config.ordinal());
-            StartupOffsets.recoverAndSeed(consumer, admin, assignment, config.autoOffsetReset(), metrics);
+            Map<Integer, Long> kafkaStarts = StartupOffsets.recoverAndSeed(consumer, admin, assignment,
+                    config.autoOffsetReset(), metrics);
             consumer.assign(StartupOffsets.topicPartitions(assignment));
+            if (!lake.recordsOffsets()) {
+                LOG.info("MILLPOND_LAKE_OFFSETS=false: resuming from Kafka's committed offsets only (at-least-once)");
+            }
+            resumeDecisions = ResumePositions.apply(consumer, admin, assignment, kafkaStarts, lake.recordedOffsets(config.topic()),
+                    config.autoOffsetReset(), metrics);
             health.partitionsAssigned();
             LOG.infof("Assigned partitions %s of %s (%d partitions, ordinal %d of %d), group.id=%s",
                     assignment.partitions(), config.topic(), assignment.partitionCount(), config.ordinal(),
                     config.replicaCount(), config.groupId());
             BufferAllocator pumpMemory = keep(allocator.newChildAllocator("pump", 0, Long.MAX_VALUE));
             pump = new Pump(new PumpSettings(config.topic(), config.flushSizeBytes(), config.flushIntervalMs(),
-                    config.consumeBatchSize()), consumer, new JsonToArrow(pumpMemory), new BatchUnifier(pumpMemory),
+                    config.consumeBatchSize(), config.testPauseAfterLakeCommitMs()), consumer,
+                    new JsonToArrow(pumpMemory), new BatchUnifier(pumpMemory),
                     includeSet.map(set -> new RecordStages(config.recordHandling(), set, metrics, pumpMemory))
                             .orElseGet(() -> new RecordStages(config.recordHandling(), metrics, pumpMemory)),
                     sink, metrics, health, new LagMonitor(admin, assignment, metrics), RetryPolicy.duckLakeWrites(),
@@ -107,6 +120,11 @@ public final class Pipeline implements AutoCloseable {
 
     public Pump pump() {
         return pump;
+    }
+
+    /** Where each assigned partition resumed and why, as logged at startup. */
+    public List<ResumeDecision> resumeDecisions() {
+        return resumeDecisions;
     }
 
     public PartitionAssignment assignment() {

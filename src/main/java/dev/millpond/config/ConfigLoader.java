@@ -95,6 +95,11 @@ public final class ConfigLoader {
         int httpPort = httpPort(env);
         LogLevel logLevel = LogLevel.parse(env.raw("LOG_LEVEL"));
         LogFormat logFormat = LogFormat.parse(env.raw("MILLPOND_LOG_FORMAT"));
+        long testPauseAfterLakeCommitMs = env.longKnob("MILLPOND_TEST_PAUSE_AFTER_LAKE_COMMIT_MS", 0L);
+        if (testPauseAfterLakeCommitMs < 0) {
+            throw new ConfigException("MILLPOND_TEST_PAUSE_AFTER_LAKE_COMMIT_MS must be 0 or more, got "
+                    + testPauseAfterLakeCommitMs);
+        }
 
         RecordHandlingConfig recordHandling = RECORD_HANDLING.apply(env);
         IncludeValuesConfig includeValues = IncludeValuesConfigParser.parse(env);
@@ -105,7 +110,7 @@ public final class ConfigLoader {
         return new MillpondConfig(bootstrapServers, topic, replicaCount, ordinal, podName, destination, groupId,
                 flushSize, flushIntervalMs, fetchMinBytes, fetchMaxWaitMs, consumeBatchSize, statsIntervalMs,
                 autoOffsetReset, brokerSource, httpPort, logLevel, logFormat, destinationConfig, recordHandling, kafka,
-                includeValues);
+                includeValues, testPauseAfterLakeCommitMs);
     }
 
     /** POD_NAME, else HOSTNAME, else {@code millpond-0}; an empty variable counts as unset. */
@@ -175,8 +180,9 @@ public final class ConfigLoader {
                 s3Value(env, "DUCKDB_S3_URL_STYLE", false),
                 s3Value(env, "DUCKDB_S3_REGION", false));
         VariantColumns variantColumns = VariantColumns.parse(env.raw(VariantColumns.VARIABLE));
+        boolean lakeOffsets = env.booleanFlag("MILLPOND_LAKE_OFFSETS", true);
         return new DuckLakeConfig(table, schema, dataPath, connection, rdsHost, rdsPort, rdsDatabase, rdsUsername,
-                rdsPassword, maxRetryCount, partitionBy, memoryLimit, s3, variantColumns);
+                rdsPassword, maxRetryCount, partitionBy, memoryLimit, s3, variantColumns, lakeOffsets);
     }
 
     static String safeIdentifier(String variable, String value) {

@@ -21,6 +21,9 @@ import java.util.Optional;
  * @param s3             DUCKDB_S3_*
  * @param variantColumns MILLPOND_VARIANT_COLUMNS, the VARIANT dual-write sources. Parsed with this group because
  *                       only the DuckLake destination accepts it
+ * @param lakeOffsets    MILLPOND_LAKE_OFFSETS, default true: record each flush's Kafka offsets in the lake commit
+ *                       and resume from them (exactly-once); false for tables other writers share in ways the
+ *                       offsets table cannot see
  */
 public record DuckLakeConfig(
         String table,
@@ -36,7 +39,8 @@ public record DuckLakeConfig(
         Optional<String> partitionBy,
         Optional<String> memoryLimit,
         S3Settings s3,
-        VariantColumns variantColumns) implements DestinationConfig {
+        VariantColumns variantColumns,
+        boolean lakeOffsets) implements DestinationConfig {
 
     @Override
     public Destination destination() {

@@ -62,6 +62,19 @@ final class Env {
         return v == null ? fallback : PythonInt.parseInt(name, v);
     }
 
+    /** {@code true} or {@code false} (any case, surrounding blanks ignored); absent or empty gives the default. */
+    boolean booleanFlag(String name, boolean fallback) {
+        String v = vars.get(name);
+        if (v == null || v.isBlank()) {
+            return fallback;
+        }
+        return switch (v.strip().toLowerCase(java.util.Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new ConfigException(name + " must be true or false, got '" + v + "'");
+        };
+    }
+
     int requiredInt(String name) {
         return PythonInt.parseInt(name, required(name));
     }

@@ -27,6 +27,8 @@ import java.util.Objects;
  * @param recordHandling   the optional record-handling stages
  * @param kafka            the Java Kafka client properties, passthrough included
  * @param includeValues    the dynamic allowlist source (MILLPOND_INCLUDE_VALUES_*)
+ * @param testPauseAfterLakeCommitMs MILLPOND_TEST_PAUSE_AFTER_LAKE_COMMIT_MS, test-only, default 0: sleep between
+ *                         the lake commit and the Kafka commit so a chaos test can kill the process in that window
  */
 public record MillpondConfig(
         String bootstrapServers,
@@ -50,7 +52,8 @@ public record MillpondConfig(
         DestinationConfig destinationConfig,
         RecordHandlingConfig recordHandling,
         KafkaClientConfig kafka,
-        IncludeValuesConfig includeValues) {
+        IncludeValuesConfig includeValues,
+        long testPauseAfterLakeCommitMs) {
 
     public MillpondConfig {
         Objects.requireNonNull(destinationConfig, "destinationConfig");

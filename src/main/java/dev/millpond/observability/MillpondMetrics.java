@@ -270,4 +270,15 @@ public final class MillpondMetrics {
             return g;
         });
     }
+
+    // ---- Exactly-once into DuckLake (lake-recorded offsets, issue 7) ----
+
+    /**
+     * {@code millpond_replay_skipped_records_total}: records a restart did not consume again because the lake had
+     * them already (lake offset − Kafka start position, summed over partitions). Call with 0 at startup so the
+     * series exists from the first scrape.
+     */
+    public void replaySkippedRecords(long n) {
+        Counter.builder("millpond.replay.skipped.records").tags(base).register(registry).increment(Math.max(0, n));
+    }
 }

@@ -1,9 +1,12 @@
 package dev.millpond.pump;
 
+import dev.millpond.sinks.OffsetRange;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -35,6 +38,13 @@ final class OffsetLedger {
         Map<Integer, Long> next = new TreeMap<>();
         ranges.forEach((p, r) -> next.put(p, r[1] + 1));
         return Collections.unmodifiableMap(next);
+    }
+
+    /** What the next flush covers, per partition in partition order, for the sink to record with the rows. */
+    List<OffsetRange> ranges(String topic) {
+        List<OffsetRange> list = new ArrayList<>(ranges.size());
+        ranges.forEach((p, r) -> list.add(new OffsetRange(topic, p, r[0], r[1])));
+        return list;
     }
 
     Map<TopicPartition, OffsetAndMetadata> commitRequest(String topic) {

@@ -12,6 +12,7 @@ import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.PumpHealth;
 import dev.millpond.observability.SkipReason;
 import dev.millpond.sinks.FlushBatch;
+import dev.millpond.sinks.OffsetRange;
 import dev.millpond.sinks.Sink;
 import dev.millpond.stages.RecordStages;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -187,9 +188,10 @@ public final class Pump {
         double writeSeconds;
         try (UnifiedBatches unified = unifier.unify(pending.drain());
              SortedBatch sorted = new SortedBatch(stages.sortForWrite(unified.batches()))) {
+            List<OffsetRange> ranges = ledger.ranges(settings.topic());
             FlushBatch batch = sorted.root()
-                    .map(root -> new FlushBatch(root.getSchema(), List.of(root), records))
-                    .orElseGet(() -> new FlushBatch(unified.schema(), unified.batches(), records));
+                    .map(root -> new FlushBatch(root.getSchema(), List.of(root), records, ranges))
+                    .orElseGet(() -> new FlushBatch(unified.schema(), unified.batches(), records, ranges));
             columns = batch.schema().getFields().size();
             long writeStart = System.nanoTime();
             written = writeWithRetry(batch);
@@ -197,6 +199,7 @@ public final class Pump {
             metrics.flushDuration(writeSeconds);
         }
         Map<Integer, Long> next = ledger.nextOffsets();
+        pauseBeforeKafkaCommit();
         commitWithRetry();
 
         metrics.recordsWritten(written);
@@ -209,6 +212,15 @@ public final class Pump {
         lag.maybeRefresh(consumer, next);
         lastFlushNanos = System.nanoTime();
         health.flushed();
+    }
+
+    /** The test hook's window: the rows and their offsets are in the lake, Kafka does not know yet. */
+    private void pauseBeforeKafkaCommit() {
+        if (settings.pauseAfterLakeCommitMs() > 0) {
+            LOG.infof("Test hook: lake commit done, pausing %d ms before the Kafka commit",
+                    settings.pauseAfterLakeCommitMs());
+            sleeper.sleep(settings.pauseAfterLakeCommitMs() / 1000.0);
+        }
     }
 
     private long writeWithRetry(FlushBatch batch) {

@@ -1,7 +1,17 @@
 package dev.millpond.pump;
 
-/** The loop's knobs, already validated by the config package. */
-public record PumpSettings(String topic, long flushSizeBytes, long flushIntervalMs, int consumeBatchSize) {
+/**
+ * The loop's knobs, already validated by the config package.
+ *
+ * @param pauseAfterLakeCommitMs test-only (MILLPOND_TEST_PAUSE_AFTER_LAKE_COMMIT_MS): sleep between the lake write and
+ *                               the Kafka offset commit, so a chaos test can SIGKILL the process in exactly that window
+ */
+public record PumpSettings(String topic, long flushSizeBytes, long flushIntervalMs, int consumeBatchSize,
+                           long pauseAfterLakeCommitMs) {
+
+    public PumpSettings(String topic, long flushSizeBytes, long flushIntervalMs, int consumeBatchSize) {
+        this(topic, flushSizeBytes, flushIntervalMs, consumeBatchSize, 0);
+    }
 
     static final int MIN_BATCH = 10;
 

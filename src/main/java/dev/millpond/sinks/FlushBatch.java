@@ -10,13 +10,20 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import java.util.List;
 
 /**
- * One flush: Arrow batches that all share {@link #schema()}. The batches stay owned by whoever built the FlushBatch
- * (the pump's buffer); a sink reads them, as many times as its retries need, and closes nothing.
+ * One flush: Arrow batches that all share {@link #schema()}, and the Kafka offset ranges whose records they came from
+ * ({@code ranges}; empty when the caller does not track offsets). The batches stay owned by whoever built the
+ * FlushBatch (the pump's buffer); a sink reads them, as many times as its retries need, and closes nothing.
  */
-public record FlushBatch(Schema schema, List<VectorSchemaRoot> batches, long rows) {
+public record FlushBatch(Schema schema, List<VectorSchemaRoot> batches, long rows, List<OffsetRange> ranges) {
+
+    /** A flush that carries no offsets (sink tests, benchmarks). */
+    public FlushBatch(Schema schema, List<VectorSchemaRoot> batches, long rows) {
+        this(schema, batches, rows, List.of());
+    }
 
     public FlushBatch {
         batches = List.copyOf(batches);
+        ranges = List.copyOf(ranges);
         for (VectorSchemaRoot b : batches) {
             if (!b.getSchema().equals(schema)) {
                 throw new IllegalArgumentException("every batch of a flush must share one schema");

@@ -4,6 +4,7 @@ import dev.millpond.observability.ErrorType;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.SkipReason;
 import dev.millpond.sinks.FlushBatch;
+import dev.millpond.sinks.OffsetRange;
 import dev.millpond.sinks.Sink;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
@@ -16,7 +17,9 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.stream.Collectors;
@@ -24,7 +27,8 @@ import java.util.stream.Collectors;
 /**
  * Writes flushes into a DuckLake table through DuckDB: the Arrow batches are handed to DuckDB through the Arrow C
  * stream interface (no row-by-row copy) and inserted in one statement, so one flush is one DuckLake snapshot with one
- * {@code _inserted_at}.
+ * {@code _inserted_at}. With lake offsets on (the default) that snapshot also holds the flush's Kafka offsets in
+ * {@code _millpond_offsets} ({@link LakeOffsets}), which is what makes a restart after a crash exactly-once.
  *
  * <p>Before the INSERT the batch is planned (D3 drops, VARIANT companion collisions), the table is created or
  * evolved ({@link LiveTable}) and every column is aligned to the live type ({@link AlignedColumn}, D4), so no
@@ -42,8 +46,13 @@ public final class DuckLakeSink implements Sink {
     private final LakeTable table;
     private final LiveTable liveTable;
     private final VariantCompanions variants;
+    /** Empty when MILLPOND_LAKE_OFFSETS=false: then a flush is a plain INSERT and Kafka alone holds the position. */
+    private final Optional<LakeOffsets> offsets;
 
     private long streamSequence;
+    private boolean offsetsTableEnsured;
+    /** Set by {@link #resetCaches()}: the next write is the pump retrying a failed one. */
+    private boolean retrying;
 
     public DuckLakeSink(DuckLakeSinkSettings settings, MillpondMetrics metrics, BufferAllocator allocator) throws SQLException {
         this.metrics = metrics;
@@ -53,6 +62,9 @@ public final class DuckLakeSink implements Sink {
         this.table = new LakeTable(connection, settings.schema(), settings.table(), settings.maxRetryCount());
         this.liveTable = new LiveTable(table, metrics, settings.partitionBy());
         this.variants = new VariantCompanions(settings.variantSources());
+        this.offsets = settings.lakeOffsetsGroupId()
+                .map(group -> new LakeOffsets(connection, settings.schema(), settings.table(), group));
+        ensureOffsetsTable();
         LOG.infof("DuckLake attached: catalog=%s data_path=%s table=%s", settings.catalog(), settings.dataPath(),
                 table.qualified());
     }
@@ -116,6 +128,13 @@ public final class DuckLakeSink implements Sink {
 
     @Override
     public long write(FlushBatch batch) throws SQLException {
+        if (retrying && alreadyInTheLake(batch)) {
+            retrying = false;
+            LOG.warnf("The previous attempt's commit of this %d-row flush reached the lake after all; not writing it"
+                    + " again", batch.rows());
+            return batch.rows();
+        }
+        retrying = false;
         List<Field> columns = plannedColumns(batch);
         if (columns.isEmpty()) {
             return 0;
@@ -131,8 +150,86 @@ public final class DuckLakeSink implements Sink {
         countNulledValues(batch, aligned);
         String select = aligned.stream().map(AlignedColumn::projection).collect(Collectors.joining(", "))
                 + ", NOW() AS _inserted_at";
-        return withStream(batch, stream -> Jdbc.update(connection,
-                "INSERT INTO " + table.qualified() + " BY NAME (SELECT " + select + " FROM " + stream + ")"));
+        String insert = "INSERT INTO " + table.qualified() + " BY NAME (SELECT " + select + " FROM ";
+        ensureOffsetsTable();
+        if (offsets.isEmpty() || batch.ranges().isEmpty()) {
+            return withStream(batch, stream -> Jdbc.update(connection, insert + stream + ")"));
+        }
+        return withStream(batch, stream -> insertWithOffsets(insert + stream + ")", batch));
+    }
+
+    /**
+     * A COMMIT can fail on the client after the catalog applied it (the connection dropped on the way back). Before a
+     * retry writes the flush again, the offsets it would record tell whether the lake has it already.
+     */
+    private boolean alreadyInTheLake(FlushBatch batch) throws SQLException {
+        if (offsets.isEmpty() || batch.ranges().isEmpty()) {
+            return false;
+        }
+        Map<String, Map<Integer, Long>> recorded = new HashMap<>();
+        for (OffsetRange range : batch.ranges()) {
+            Map<Integer, Long> topic = recorded.computeIfAbsent(range.topic(), this::recordedOrEmpty);
+            if (topic.getOrDefault(range.partition(), Long.MIN_VALUE) < range.next()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private Map<Integer, Long> recordedOrEmpty(String topic) {
+        try {
+            return offsets.orElseThrow().recorded(topic);
+        } catch (SQLException e) {
+            LOG.debugf("Could not read the recorded offsets (%s); writing the flush again", e.getMessage());
+            return Map.of();
+        }
+    }
+
+    /** Creates the offsets table at construction, and again after {@link #resetCaches()} in case it was dropped. */
+    private void ensureOffsetsTable() throws SQLException {
+        if (offsets.isPresent() && !offsetsTableEnsured) {
+            offsets.get().ensureTable();
+            offsetsTableEnsured = true;
+        }
+    }
+
+    /**
+     * The rows and the offsets they cover in one DuckLake transaction, so one snapshot holds both or neither. Any
+     * failure rolls back and propagates: the pump's retry ladder then resets the caches and writes the flush again.
+     */
+    private long insertWithOffsets(String insertRows, FlushBatch batch) throws SQLException {
+        Jdbc.execute(connection, "BEGIN TRANSACTION");
+        try {
+            long rows = Jdbc.update(connection, insertRows);
+            offsets.orElseThrow().insert(batch.ranges());
+            Jdbc.execute(connection, "COMMIT");
+            return rows;
+        } catch (SQLException | RuntimeException e) {
+            rollback(e);
+            throw e;
+        }
+    }
+
+    private void rollback(Exception cause) {
+        try {
+            Jdbc.execute(connection, "ROLLBACK");
+        } catch (SQLException e) {
+            // A failed COMMIT may already have ended the transaction; the original failure is the one to report.
+            cause.addSuppressed(e);
+        }
+    }
+
+    /**
+     * Per partition, the highest next offset that a flush of this table and group.id recorded in the lake; empty
+     * with MILLPOND_LAKE_OFFSETS=false, and without the partitions whose records were all deleted.
+     */
+    public Map<Integer, Long> recordedOffsets(String topic) throws SQLException {
+        return offsets.isPresent() ? offsets.get().recorded(topic) : Map.of();
+    }
+
+    /** Whether flushes record their offsets in the lake (MILLPOND_LAKE_OFFSETS). */
+    public boolean recordsOffsets() {
+        return offsets.isPresent();
     }
 
     /** The batch columns that may be sent: D3 drops, then VARIANT companion collisions, each counted. */
@@ -229,6 +326,8 @@ public final class DuckLakeSink implements Sink {
     @Override
     public void resetCaches() {
         liveTable.reset();
+        offsetsTableEnsured = false;
+        retrying = true;
     }
 
     @Override

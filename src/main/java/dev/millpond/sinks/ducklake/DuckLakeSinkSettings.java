@@ -9,6 +9,8 @@ import java.util.Optional;
  *
  * @param s3Settings     DuckDB's legacy {@code s3_*} settings in the original's order, only those that were configured
  * @param variantSources MILLPOND_VARIANT_COLUMNS: source columns that get a {@code <source>_variant} companion
+ * @param lakeOffsetsGroupId the Kafka group.id whose offsets each flush records in {@code _millpond_offsets}, in the
+ *                       same transaction as its rows; empty when MILLPOND_LAKE_OFFSETS=false
  */
 public record DuckLakeSinkSettings(
         String connection,
@@ -21,7 +23,8 @@ public record DuckLakeSinkSettings(
         Optional<String> memoryLimit,
         Optional<String> partitionBy,
         List<String> variantSources,
-        Path extensionDirectory) {
+        Path extensionDirectory,
+        Optional<String> lakeOffsetsGroupId) {
 
     public DuckLakeSinkSettings {
         s3Settings = List.copyOf(s3Settings);

@@ -50,7 +50,15 @@ final class SinkFixture implements AutoCloseable {
         CatalogLocation catalog = new CatalogLocation.Postgres(env.get("DUCKLAKE_RDS_HOST"), env.get("DUCKLAKE_RDS_PORT"),
                 env.get("DUCKLAKE_RDS_DATABASE"), env.get("DUCKLAKE_RDS_USERNAME"), env.get("DUCKLAKE_RDS_PASSWORD"));
         return new DuckLakeSinkSettings(":memory:", catalog, lake.dataPath(), "main", TABLE, s3, 100, memoryLimit,
-                partitionBy, variants, DuckDbExtensions.directory().toAbsolutePath());
+                partitionBy, variants, DuckDbExtensions.directory().toAbsolutePath(), Optional.empty());
+    }
+
+    /** Settings whose flushes record their offsets for {@code groupId} in {@code _millpond_offsets}. */
+    DuckLakeSinkSettings recordingOffsets(String groupId) {
+        DuckLakeSinkSettings s = settings(Optional.empty(), Optional.empty(), List.of());
+        return new DuckLakeSinkSettings(s.connection(), s.catalog(), s.dataPath(), s.schema(), s.table(),
+                s.s3Settings(), s.maxRetryCount(), s.memoryLimit(), s.partitionBy(), s.variantSources(),
+                s.extensionDirectory(), Optional.of(groupId));
     }
 
     DuckLakeSink sink() throws SQLException {

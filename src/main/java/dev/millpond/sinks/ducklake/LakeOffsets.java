@@ -1,0 +1,114 @@
+package dev.millpond.sinks.ducklake;
+
+import dev.millpond.sinks.OffsetRange;
+import org.jboss.logging.Logger;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * The insert-only {@code _millpond_offsets} table beside the data table: one row per partition per flush, written in
+ * the same DuckLake transaction as the flush's rows, so "these rows are in the lake" and "resume after offset N" are
+ * one fact. A table rather than the snapshot's commit message because it survives snapshot expiry, an operator can
+ * query it, and the startup read is a small aggregate.
+ */
+final class LakeOffsets {
+
+    static final String TABLE = "_millpond_offsets";
+    private static final Logger LOG = Logger.getLogger(LakeOffsets.class);
+
+    private final Connection connection;
+    private final String schema;
+    private final String qualified;
+    private final String dataTable;
+    private final String groupId;
+
+    LakeOffsets(Connection connection, String schema, String dataTable, String groupId) {
+        this.connection = connection;
+        this.schema = schema;
+        this.qualified = "lake." + DuckLakeSql.ident(schema) + "." + DuckLakeSql.ident(TABLE);
+        this.dataTable = dataTable;
+        this.groupId = groupId;
+    }
+
+    String qualified() {
+        return qualified;
+    }
+
+    /**
+     * Creates the table if missing. Pods starting together race on the create; a loser whose statement failed finds
+     * the winner's table and carries on.
+     */
+    void ensureTable() throws SQLException {
+        String ddl = "CREATE TABLE IF NOT EXISTS " + qualified + " (table_name VARCHAR, group_id VARCHAR, "
+                + "topic VARCHAR, kafka_partition INTEGER, next_offset BIGINT, written_at TIMESTAMPTZ)";
+        for (int attempt = 1; ; attempt++) {
+            try {
+                Jdbc.execute(connection, ddl);
+                return;
+            } catch (SQLException e) {
+                if (exists()) {
+                    LOG.debugf("%s was created concurrently by another writer", qualified);
+                    return;
+                }
+                if (attempt >= 5 || !CommitContention.isContention(e) && !String.valueOf(e.getMessage())
+                        .contains("already exists")) {
+                    throw new SQLException("Failed to create " + qualified + ": " + e.getMessage(), e);
+                }
+                sleepBeforeRetry(attempt);
+            }
+        }
+    }
+
+    private boolean exists() throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement("SELECT 1 FROM information_schema.tables "
+                + "WHERE table_catalog = 'lake' AND table_schema = ? AND table_name = ?")) {
+            ps.setString(1, schema);
+            ps.setString(2, TABLE);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    /** One INSERT for every range of a flush; run inside the transaction that inserts the rows. */
+    void insert(List<OffsetRange> ranges) throws SQLException {
+        String values = ranges.stream()
+                .map(r -> "(" + DuckLakeSql.literal(dataTable) + ", " + DuckLakeSql.literal(groupId) + ", "
+                        + DuckLakeSql.literal(r.topic()) + ", " + r.partition() + ", " + r.next() + ", NOW())")
+                .collect(Collectors.joining(", "));
+        Jdbc.execute(connection, "INSERT INTO " + qualified + " VALUES " + values);
+    }
+
+    /** partition → next offset, the highest recorded for this table, group and topic; absent where none is left. */
+    Map<Integer, Long> recorded(String topic) throws SQLException {
+        Map<Integer, Long> next = new TreeMap<>();
+        try (PreparedStatement ps = connection.prepareStatement("SELECT kafka_partition, max(next_offset) FROM "
+                + qualified + " WHERE table_name = ? AND group_id = ? AND topic = ? GROUP BY 1")) {
+            ps.setString(1, dataTable);
+            ps.setString(2, groupId);
+            ps.setString(3, topic);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    next.put(rs.getInt(1), rs.getLong(2));
+                }
+            }
+        }
+        return next;
+    }
+
+    private static void sleepBeforeRetry(int attempt) throws SQLException {
+        try {
+            Thread.sleep(200L * attempt);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("interrupted while creating the offsets table", e);
+        }
+    }
+}

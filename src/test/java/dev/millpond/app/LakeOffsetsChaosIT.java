@@ -1,0 +1,174 @@
+package dev.millpond.app;
+
+import dev.millpond.demo.SampleEvents;
+import dev.millpond.testsupport.AppProcess;
+import dev.millpond.testsupport.DuckLakeStack;
+import dev.millpond.testsupport.KafkaBroker;
+import dev.millpond.testsupport.Services;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Exactly-once under kill -9, on the real stack with the packaged jar: a producer writes events with unique ids to a
+ * 6-partition topic while the app is SIGKILLed at random moments and restarted, {@code chaos.kills} times (default
+ * 20; the long run is {@code -Dchaos.kills=1000}, see the README). A test hook pauses between the lake commit and
+ * the Kafka commit, and a third of the kills land inside that pause, where an at-least-once writer would duplicate
+ * the flush. At the end every id is in the table exactly once.
+ */
+class LakeOffsetsChaosIT {
+
+    private static final Path LOGS = Path.of("target", "chaos-logs");
+    private static final String HOOK_LINE = "Test hook: lake commit done";
+    private static final String LAKE_AHEAD = "records already written";
+    private static final int PARTITIONS = 6;
+
+    /** Where a kill lands: anywhere after start, inside the lake→Kafka commit window, or just after a flush. */
+    enum KillMoment { ANY_TIME, BETWEEN_LAKE_AND_KAFKA_COMMIT, AFTER_A_FLUSH }
+
+    @Test
+    void everyIdLandsExactlyOnceThroughRepeatedSigkills() throws Exception {
+        int kills = Integer.getInteger("chaos.kills", 20);
+        long seed = Long.getLong("chaos.seed", 7L);
+        Random random = new Random(seed);
+        KafkaBroker kafka = Services.kafka();
+        DuckLakeStack lake = Services.newDuckLake();
+        String topic = Services.uniqueName("chaos");
+        kafka.createTopic(topic, PARTITIONS);
+        Map<String, String> env = environment(kafka, lake, topic);
+
+        Map<KillMoment, Integer> killed = new EnumMap<>(KillMoment.class);
+        int restartsResumingFromTheLake = 0;
+        long started = System.nanoTime();
+        AtomicLong produced = new AtomicLong();
+        AtomicBoolean producing = new AtomicBoolean(true);
+        Thread producer = new Thread(() -> produceUntilStopped(kafka, topic, produced, producing), "chaos-producer");
+        producer.start();
+        try {
+            for (int i = 0; i < kills; i++) {
+                Path log = LOGS.resolve(topic + "-" + i + ".log");
+                KillMoment moment = KillMoment.values()[random.nextInt(KillMoment.values().length)];
+                try (AppProcess app = AppProcess.start(env, log)) {
+                    killAt(moment, app, random);
+                }
+                killed.merge(moment, 1, Integer::sum);
+                if (Files.readString(log).contains(LAKE_AHEAD)) {
+                    restartsResumingFromTheLake++;
+                }
+            }
+        } finally {
+            producing.set(false);
+            producer.join(30_000);
+        }
+
+        long expected = produced.get();
+        String groupId = "millpond-" + topic + "-events";
+        Path last = LOGS.resolve(topic + "-final.log");
+        try (AppProcess app = AppProcess.start(env, last)) {
+            Map<Integer, Long> end = kafka.endOffsets(topic);
+            app.await("the final run to commit every partition to its end", Duration.ofMinutes(2),
+                    () -> kafka.committedOffsets(groupId, topic).equals(end));
+            assertThat(app.stop(Duration.ofSeconds(60))).isZero();
+        }
+        if (Files.readString(last).contains(LAKE_AHEAD)) {
+            restartsResumingFromTheLake++;
+        }
+
+        long[] counts = counts(lake);
+        System.out.printf("[chaos] seed=%d kills=%d %s produced=%d count=%d distinct=%d "
+                        + "restarts-resuming-from-lake=%d in %.0fs%n", seed, kills, killed, expected, counts[0],
+                counts[1], restartsResumingFromTheLake, (System.nanoTime() - started) / 1e9);
+        assertThat(counts).as("count(*), count(DISTINCT id), produced").containsExactly(expected, expected);
+        assertThat(killed.getOrDefault(KillMoment.BETWEEN_LAKE_AND_KAFKA_COMMIT, 0))
+                .as("kills inside the lake→Kafka window").isPositive();
+        assertThat(restartsResumingFromTheLake).as("restarts that skipped a replay thanks to the lake").isPositive();
+    }
+
+    private static Map<String, String> environment(KafkaBroker kafka, DuckLakeStack lake, String topic) {
+        Map<String, String> env = new HashMap<>(lake.environment());
+        env.put("KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers());
+        env.put("KAFKA_TOPIC", topic);
+        env.put("REPLICA_COUNT", "1");
+        env.put("POD_NAME", "millpond-0");
+        env.put("DUCKLAKE_TABLE", "events");
+        env.put("FLUSH_INTERVAL_MS", "300");
+        env.put("MILLPOND_TEST_PAUSE_AFTER_LAKE_COMMIT_MS", "200");
+        // -Dchaos.lakeOffsets=false shows the control: the same kills then leave duplicates behind.
+        env.put("MILLPOND_LAKE_OFFSETS", System.getProperty("chaos.lakeOffsets", "true"));
+        return env;
+    }
+
+    /** Small acknowledged batches round-robin over the partitions, so {@code produced} is exact when it stops. */
+    private static void produceUntilStopped(KafkaBroker kafka, String topic, AtomicLong produced,
+                                            AtomicBoolean producing) {
+        int partition = 0;
+        while (producing.get()) {
+            int n = 20;
+            kafka.produce(topic, partition, SampleEvents.events(produced.get(), n));
+            produced.addAndGet(n);
+            partition = (partition + 1) % PARTITIONS;
+            sleep(20);
+        }
+    }
+
+    private static void killAt(KillMoment moment, AppProcess app, Random random) throws Exception {
+        switch (moment) {
+            case ANY_TIME -> sleep(1_000 + random.nextInt(4_000));
+            case BETWEEN_LAKE_AND_KAFKA_COMMIT -> {
+                // The pause is 200 ms; the line is printed right before it, so 0–150 ms later is inside it.
+                awaitLine(app, HOOK_LINE, Duration.ofSeconds(30));
+                sleep(random.nextInt(150));
+            }
+            case AFTER_A_FLUSH -> {
+                awaitLine(app, "Flush: ", Duration.ofSeconds(30));
+                sleep(random.nextInt(300));
+            }
+        }
+        app.kill();
+    }
+
+    private static void awaitLine(AppProcess app, String text, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!logContains(app.log(), text)) {
+            if (System.nanoTime() > deadline || !app.isAlive()) {
+                throw new AssertionError("no '" + text + "' in the log\n" + app.logTail());
+            }
+            sleep(5);
+        }
+    }
+
+    private static boolean logContains(Path log, String text) throws IOException {
+        return Files.exists(log) && Files.readString(log).contains(text);
+    }
+
+    private static long[] counts(DuckLakeStack lake) throws Exception {
+        try (Connection c = lake.openQueryConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*), count(DISTINCT id) FROM lake.main.events")) {
+            rs.next();
+            return new long[]{rs.getLong(1), rs.getLong(2)};
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,187 @@
+package dev.millpond.app;
+
+import dev.millpond.config.ConfigLoader;
+import dev.millpond.config.MillpondConfig;
+import dev.millpond.demo.SampleEvents;
+import dev.millpond.kafka.ResumeDecision;
+import dev.millpond.observability.MillpondMetrics;
+import dev.millpond.observability.PumpHealth;
+import dev.millpond.testsupport.AppProcess;
+import dev.millpond.testsupport.DuckDbSql;
+import dev.millpond.testsupport.DuckLakeStack;
+import dev.millpond.testsupport.KafkaBroker;
+import dev.millpond.testsupport.Services;
+import io.micrometer.prometheus.PrometheusConfig;
+import io.micrometer.prometheus.PrometheusMeterRegistry;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Exactly-once on the real stack, in-JVM: a crash between the lake commit and the Kafka commit is simulated by
+ * writing some flushes and then moving the group's Kafka offsets back to 0, as if those commits never happened.
+ */
+class LakeOffsetsPipelineTest {
+
+    private static final String TABLE = "events";
+
+    private final KafkaBroker kafka = Services.kafka();
+    private final DuckLakeStack lake = Services.newDuckLake();
+    private final String topic = Services.uniqueName("eo");
+    private final String group = "millpond-" + topic + "-" + TABLE;
+    private long nextId;
+
+    @Test
+    void recordsTheLakeHoldsAreNotWrittenAgainWhenKafkasCommitIsBehind() throws Exception {
+        kafka.createTopic(topic, 2);
+        produce(2, 100);
+        runUntilCommittedToTheEnd(env(1, 0, true));
+        kafka.commitOffsets(group, topic, Map.of(0, 0L, 1, 0L));
+        produce(2, 50);
+
+        Run restart = runUntilCommittedToTheEnd(env(1, 0, true));
+
+        assertExactlyOnce(300);
+        assertThat(restart.skippedReplay()).isEqualTo(200);
+        assertThat(restart.logLines()).containsExactly(
+                "Partition 0: resuming at 100 (lake 100 > kafka 0: 100 records already written)",
+                "Partition 1: resuming at 100 (lake 100 > kafka 0: 100 records already written)");
+        assertThat(kafka.committedOffsets(group, topic)).isEqualTo(Map.of(0, 150L, 1, 150L));
+    }
+
+    @Test
+    void withLakeOffsetsOffTheSameScenarioReplaysAtLeastOnce() throws Exception {
+        kafka.createTopic(topic, 2);
+        produce(2, 100);
+        runUntilCommittedToTheEnd(env(1, 0, false));
+        kafka.commitOffsets(group, topic, Map.of(0, 0L, 1, 0L));
+        produce(2, 50);
+
+        Run restart = runUntilCommittedToTheEnd(env(1, 0, false));
+
+        assertThat(counts()).as("count(*), count(DISTINCT id)").containsExactly(500L, 300L);
+        assertThat(restart.skippedReplay()).isZero();
+        assertThat(restart.logLines()).containsExactly("Partition 0: resuming at 0 (kafka committed)",
+                "Partition 1: resuming at 0 (kafka committed)");
+    }
+
+    @Test
+    void partitionsMovingBetweenOrdinalsResumeFromWhatTheOtherOrdinalWrote() throws Exception {
+        kafka.createTopic(topic, 4);
+        produce(4, 100);
+        runUntilCommittedToTheEnd(env(2, 0, true), env(2, 1, true));
+        kafka.commitOffsets(group, topic, Map.of(0, 0L, 1, 0L, 2, 0L, 3, 0L));
+        produce(4, 50);
+
+        Run scaledDown = runUntilCommittedToTheEnd(env(1, 0, true));
+
+        assertExactlyOnce(600);
+        assertThat(scaledDown.skippedReplay()).isEqualTo(400);
+        assertThat(scaledDown.logLines()).hasSize(4).allMatch(l -> l.contains("lake 100 > kafka 0"));
+    }
+
+    @Test
+    void withTheLakeRecordsDeletedKafkasOffsetIsUsed() throws Exception {
+        kafka.createTopic(topic, 2);
+        produce(2, 100);
+        runUntilCommittedToTheEnd(env(1, 0, true));
+        try (Connection c = lake.openQueryConnection()) {
+            // What snapshot expiry or an operator's cleanup leaves: no record for this table and group.
+            DuckDbSql.execute(c, "DELETE FROM lake.main._millpond_offsets");
+        }
+        produce(2, 50);
+
+        Run restart = runUntilCommittedToTheEnd(env(1, 0, true));
+
+        assertExactlyOnce(300);
+        assertThat(restart.skippedReplay()).isZero();
+        assertThat(restart.logLines()).containsExactly("Partition 0: resuming at 100 (kafka committed)",
+                "Partition 1: resuming at 100 (kafka committed)");
+    }
+
+    private void produce(int partitions, int perPartition) {
+        for (int p = 0; p < partitions; p++) {
+            kafka.produce(topic, p, SampleEvents.events(nextId, perPartition));
+            nextId += perPartition;
+        }
+    }
+
+    private Map<String, String> env(int replicas, int ordinal, boolean lakeOffsets) {
+        Map<String, String> env = new HashMap<>(lake.environment());
+        env.put("KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers());
+        env.put("KAFKA_TOPIC", topic);
+        env.put("REPLICA_COUNT", Integer.toString(replicas));
+        env.put("POD_NAME", "millpond-" + ordinal);
+        env.put("DUCKLAKE_TABLE", TABLE);
+        env.put("FLUSH_INTERVAL_MS", "300");
+        env.put("MILLPOND_LAKE_OFFSETS", Boolean.toString(lakeOffsets));
+        return env;
+    }
+
+    /** What the replicas of one run reported: their startup decisions and the skipped-replay counter, summed. */
+    private record Run(List<String> logLines, double skippedReplay) {
+    }
+
+    /** Runs one pipeline per environment (replicas of one deployment) until Kafka's commits reach every end offset. */
+    @SafeVarargs
+    private Run runUntilCommittedToTheEnd(Map<String, String>... replicas) throws Exception {
+        List<Pipeline> pipelines = new ArrayList<>();
+        List<PrometheusMeterRegistry> registries = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        try {
+            for (Map<String, String> env : replicas) {
+                MillpondConfig config = ConfigLoader.load(env);
+                PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+                MillpondMetrics metrics = new MillpondMetrics(registry, config.pipelineLabel(), "");
+                Pipeline pipeline = Pipeline.open(config, metrics, new PumpHealth(),
+                        AppProcess.extensionDirectory().toString(), UnaryOperator.identity(), s -> { });
+                pipelines.add(pipeline);
+                registries.add(registry);
+                Thread t = new Thread(pipeline.pump()::run, "pump-" + config.ordinal());
+                t.start();
+                threads.add(t);
+            }
+            Map<Integer, Long> end = kafka.endOffsets(topic);
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (!kafka.committedOffsets(group, topic).equals(end)) {
+                assertThat(System.nanoTime()).as("commits reach the end offsets within 60 s").isLessThan(deadline);
+                Thread.sleep(100);
+            }
+        } finally {
+            for (Pipeline p : pipelines) {
+                p.pump().requestStop();
+            }
+            for (Thread t : threads) {
+                t.join(60_000);
+            }
+            pipelines.forEach(Pipeline::close);
+        }
+        List<String> lines = pipelines.stream().flatMap(p -> p.resumeDecisions().stream())
+                .sorted(java.util.Comparator.comparingInt(ResumeDecision::partition))
+                .map(ResumeDecision::logLine).toList();
+        double skipped = registries.stream().mapToDouble(r ->
+                AppProcess.metricIn(r.scrape(), "millpond_replay_skipped_records_total").orElseThrow()).sum();
+        return new Run(lines, skipped);
+    }
+
+    private List<Long> counts() throws Exception {
+        try (Connection c = lake.openQueryConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*), count(DISTINCT id) FROM lake.main." + TABLE)) {
+            rs.next();
+            return List.of(rs.getLong(1), rs.getLong(2));
+        }
+    }
+
+    private void assertExactlyOnce(long produced) throws Exception {
+        assertThat(counts()).as("count(*), count(DISTINCT id)").containsExactly(produced, produced);
+    }
+}

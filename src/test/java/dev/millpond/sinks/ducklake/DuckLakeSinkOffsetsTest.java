@@ -1,0 +1,95 @@
+package dev.millpond.sinks.ducklake;
+
+import dev.millpond.sinks.FlushBatch;
+import dev.millpond.sinks.OffsetRange;
+import org.junit.jupiter.api.Test;
+
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The rows of a flush and the Kafka offsets they cover land in one DuckLake snapshot, or neither does. */
+class DuckLakeSinkOffsetsTest {
+
+    private static final String GROUP = "millpond-t-events";
+
+    @Test
+    void rowsAndTheirOffsetsLandInOneSnapshot() throws Exception {
+        try (SinkFixture fixture = new SinkFixture()) {
+            DuckLakeSink sink = fixture.sink(fixture.recordingOffsets(GROUP));
+            sink.write(withRanges(fixture.batch("{\"id\":1}", "{\"id\":2}"),
+                    new OffsetRange("t", 0, 10, 10), new OffsetRange("t", 3, 40, 41)));
+            long snapshotsBefore = fixture.count("SELECT count(*) FROM ducklake_snapshots('lake')");
+
+            sink.write(withRanges(fixture.batch("{\"id\":3}"), new OffsetRange("t", 0, 11, 11)));
+
+            assertThat(fixture.count("SELECT count(*) FROM ducklake_snapshots('lake')"))
+                    .as("one flush, one snapshot").isEqualTo(snapshotsBefore + 1);
+            assertThat(fixture.rows("SELECT table_name, group_id, topic, kafka_partition, next_offset "
+                    + "FROM lake.main._millpond_offsets ORDER BY next_offset")).containsExactly(
+                    "events|" + GROUP + "|t|0|11", "events|" + GROUP + "|t|0|12", "events|" + GROUP + "|t|3|42");
+            assertThat(sink.recordedOffsets("t")).isEqualTo(Map.of(0, 12L, 3, 42L));
+            assertThat(sink.recordedOffsets("other-topic")).isEmpty();
+            assertThat(fixture.count("SELECT count(*) FROM lake.main.events")).isEqualTo(3);
+        }
+    }
+
+    @Test
+    void whenTheOffsetsInsertFailsTheRowsDoNotLandEither() throws Exception {
+        try (SinkFixture fixture = new SinkFixture()) {
+            DuckLakeSink sink = fixture.sink(fixture.recordingOffsets(GROUP));
+            sink.write(withRanges(fixture.batch("{\"id\":1}"), new OffsetRange("t", 0, 0, 0)));
+            // Between the sink's ensure and its next write, another hand drops the offsets table.
+            fixture.execute("DROP TABLE lake.main._millpond_offsets");
+
+            FlushBatch second = withRanges(fixture.batch("{\"id\":2}", "{\"id\":3}"), new OffsetRange("t", 0, 1, 2));
+            assertThatThrownBy(() -> sink.write(second)).isInstanceOf(SQLException.class)
+                    .hasMessageContaining(LakeOffsets.TABLE);
+            assertThat(fixture.count("SELECT count(*) FROM lake.main.events"))
+                    .as("the data insert was rolled back with the offsets insert").isEqualTo(1);
+
+            // The pump's retry ladder: reset, write again; the table is re-created and both land once.
+            sink.resetCaches();
+            sink.write(second);
+            assertThat(fixture.rows("SELECT id FROM lake.main.events ORDER BY id")).containsExactly("1", "2", "3");
+            assertThat(sink.recordedOffsets("t")).isEqualTo(Map.of(0, 3L));
+        }
+    }
+
+    @Test
+    void aRetryOfAFlushWhoseCommitLandedAfterAllDoesNotWriteItAgain() throws Exception {
+        try (SinkFixture fixture = new SinkFixture()) {
+            DuckLakeSink sink = fixture.sink(fixture.recordingOffsets(GROUP));
+            FlushBatch flush = withRanges(fixture.batch("{\"id\":1}", "{\"id\":2}"), new OffsetRange("t", 0, 0, 1));
+            sink.write(flush);
+            // As if the COMMIT's reply was lost: the pump saw a failure, resets and retries the same flush.
+            sink.resetCaches();
+            assertThat(sink.write(flush)).isEqualTo(2);
+            assertThat(fixture.count("SELECT count(*) FROM lake.main.events")).isEqualTo(2);
+
+            FlushBatch next = withRanges(fixture.batch("{\"id\":3}"), new OffsetRange("t", 0, 2, 2));
+            sink.resetCaches();
+            sink.write(next);
+            assertThat(fixture.count("SELECT count(*) FROM lake.main.events")).as("a new flush is written").isEqualTo(3);
+        }
+    }
+
+    @Test
+    void withLakeOffsetsOffNoOffsetsTableIsCreated() throws Exception {
+        try (SinkFixture fixture = new SinkFixture()) {
+            DuckLakeSink sink = fixture.sink();
+            sink.write(withRanges(fixture.batch("{\"id\":1}"), new OffsetRange("t", 0, 0, 0)));
+            assertThat(sink.recordedOffsets("t")).isEmpty();
+            assertThat(fixture.count("SELECT count(*) FROM information_schema.tables WHERE table_catalog = 'lake' "
+                    + "AND table_name = '" + LakeOffsets.TABLE + "'")).isZero();
+            assertThat(fixture.count("SELECT count(*) FROM lake.main.events")).isEqualTo(1);
+        }
+    }
+
+    private static FlushBatch withRanges(FlushBatch batch, OffsetRange... ranges) {
+        return new FlushBatch(batch.schema(), batch.batches(), batch.rows(), List.of(ranges));
+    }
+}
