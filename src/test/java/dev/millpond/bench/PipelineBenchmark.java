@@ -18,8 +18,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * End-to-end throughput and memory of the packaged app on the real stack: a KRaft broker, a Postgres catalog and an
  * S3 server (all in this JVM), and millpond as its own process. Prints records/s between the first consumed record
  * and the last written one, and the app's peak RSS (VmHWM). Rerun with {@code ./mvnw -Pbench package}; knobs:
- * {@code -Dbench.events=500000 -Dbench.partitions=8 -Dbench.flushSize=104857600 -Dbench.flushIntervalMs=10000}
- * and {@code -Dbench.env.NAME=value} for any extra millpond variable.
+ * {@code -Dbench.events=500000} and {@code -Dbench.args="FLUSH_SIZE=10000000 MILLPOND_LAKE_OFFSETS=false"} for any
+ * millpond variable of the app under test.
  */
 public final class PipelineBenchmark {
 
@@ -51,6 +51,16 @@ public final class PipelineBenchmark {
         env.put("FLUSH_INTERVAL_MS", System.getProperty("bench.flushIntervalMs", "10000"));
         System.getProperties().stringPropertyNames().stream().filter(k -> k.startsWith("bench.env."))
                 .forEach(k -> env.put(k.substring("bench.env.".length()), System.getProperty(k)));
+        // From `./mvnw -Pbench package -Dbench.args="NAME=value …"` (Maven passes them as program arguments).
+        for (String arg : args) {
+            for (String pair : arg.trim().split("\\s+")) {
+                int eq = pair.indexOf('=');
+                if (eq > 0) {
+                    env.put(pair.substring(0, eq), pair.substring(eq + 1));
+                }
+            }
+        }
+        System.out.println("[bench] app environment overrides: " + java.util.Arrays.toString(args));
         Path log = Path.of("target", "bench", topic + ".log");
         Files.createDirectories(log.getParent());
         AtomicLong firstConsumedNanos = new AtomicLong();
