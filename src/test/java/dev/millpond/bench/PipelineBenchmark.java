@@ -48,7 +48,7 @@ public final class PipelineBenchmark {
 
         Map<String, String> env = MillpondEnvironment.of(kafka, lake, topic);
         env.put("FLUSH_SIZE", System.getProperty("bench.flushSize", "104857600"));
-        env.put("FLUSH_INTERVAL_MS", System.getProperty("bench.flushIntervalMs", "10000"));
+        env.put("FLUSH_INTERVAL_MS", System.getProperty("bench.flushIntervalMs", "1000"));
         System.getProperties().stringPropertyNames().stream().filter(k -> k.startsWith("bench.env."))
                 .forEach(k -> env.put(k.substring("bench.env.".length()), System.getProperty(k)));
         // From `./mvnw -Pbench package -Dbench.args="NAME=value …"` (Maven passes them as program arguments).
