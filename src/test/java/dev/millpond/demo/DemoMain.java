@@ -73,9 +73,13 @@ public final class DemoMain {
             try (AppProcess app = AppProcess.start(env, log)) {
                 say("millpond started (log: " + log + "), http://127.0.0.1:" + app.port() + "/metrics");
                 long started = System.nanoTime();
+                double[] shown = {-1};
                 app.await("all events written", Duration.ofMinutes(5), () -> {
                     double written = app.metric("millpond_records_written_total").orElse(0);
-                    say(String.format("  written %,.0f / %,d", written, EVENTS));
+                    if (written != shown[0]) {
+                        shown[0] = written;
+                        say(String.format("  written %,.0f / %,d", written, EVENTS));
+                    }
                     return written >= EVENTS;
                 });
                 double seconds = (System.nanoTime() - started) / 1e9;
