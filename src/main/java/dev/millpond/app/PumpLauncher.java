@@ -20,7 +20,6 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
-import java.util.Optional;
 
 /**
  * Starts the pump on its own thread once Quarkus (and so the HTTP probes and /metrics) is up, and stops it on SIGTERM.
@@ -118,9 +117,5 @@ public class PumpLauncher {
         if (export != null) {
             export.close(); // last, so the shutdown lines above are in the final batch
         }
-    }
-
-    Optional<Pump> pump() {
-        return Optional.ofNullable(pump);
     }
 }

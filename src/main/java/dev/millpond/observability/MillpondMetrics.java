@@ -153,11 +153,6 @@ public final class MillpondMetrics {
         schemaColumnsWidened.increment();
     }
 
-    /** A gauge registered once and set from the pump thread; the scrape thread only reads it. */
-    public void registerGauge(String name, DoubleSupplier supplier) {
-        Gauge.builder(name, supplier, DoubleSupplier::getAsDouble).tags(base).register(registry);
-    }
-
     public MeterRegistry registry() {
         return registry;
     }

@@ -33,9 +33,4 @@ final class AdaptivePoller {
         }
         return out;
     }
-
-    /** Records already fetched but not yet handed out; they are not lost on shutdown, just not committed. */
-    boolean hasLeftover() {
-        return leftover.hasNext();
-    }
 }

@@ -313,11 +313,6 @@ public final class DuckLakeSink implements Sink {
         }
     }
 
-    /** Column names of the live table as the catalog reports them now, for tests and diagnostics. */
-    public List<String> liveColumnNames() throws SQLException {
-        return table.readSchema().byFoldedName().values().stream().map(LiveSchema.LiveColumn::name).toList();
-    }
-
     /** A DuckDB setting of this sink's connection, e.g. {@code memory_limit}, for tests and diagnostics. */
     Optional<String> setting(String name) throws SQLException {
         return Optional.ofNullable(Jdbc.queryString(connection, "SELECT current_setting(" + DuckLakeSql.literal(name) + ")"));
