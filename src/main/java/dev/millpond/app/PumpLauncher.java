@@ -63,7 +63,8 @@ public class PumpLauncher {
         try {
             config = ConfigLoader.fromSystemEnvironment();
         } catch (ConfigException e) {
-            LOG.error(e.getMessage());
+            // FATAL so that it shows at every LOG_LEVEL, as the original's uncaught exception does.
+            LOG.fatal(e.getMessage());
             Quarkus.asyncExit(1);
             return;
         }
@@ -89,7 +90,7 @@ public class PumpLauncher {
             pump.run();
             LOG.info("Pump stopped");
         } catch (Throwable e) {
-            LOG.error("Fatal error in main loop", e);
+            LOG.fatal("Fatal error in main loop", e);
             Quarkus.asyncExit(1);
         }
     }

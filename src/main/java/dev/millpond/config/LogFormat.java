@@ -7,6 +7,8 @@ public enum LogFormat {
     JSON,
     TEXT;
 
+    static final String VARIABLE = "MILLPOND_LOG_FORMAT";
+
     static LogFormat parse(String raw) {
         if (raw == null) {
             return JSON;

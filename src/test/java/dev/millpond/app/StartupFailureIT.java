@@ -25,7 +25,11 @@ class StartupFailureIT {
                 Arguments.of("REPLICA_COUNT", "abc", "REPLICA_COUNT"),
                 Arguments.of("POD_NAME", "millpond-2", "Ordinal 2 >= REPLICA_COUNT 2"),
                 Arguments.of("DUCKLAKE_TABLE", "events;drop", "DUCKLAKE_TABLE contains unsafe characters"),
-                Arguments.of("KAFKA_TOPIC", "no-such-topic", "Topic 'no-such-topic' not found"));
+                Arguments.of("KAFKA_TOPIC", "no-such-topic", "Topic 'no-such-topic' not found"),
+                // Settings Quarkus applies itself: refused with the project's message, never a Quarkus SRCFG error.
+                Arguments.of("LOG_LEVEL", "LOUD", "LOG_LEVEL must be one of CRITICAL, ERROR, WARNING, INFO, DEBUG"),
+                Arguments.of("MILLPOND_HTTP_PORT", "http", "MILLPOND_HTTP_PORT must be an integer, got 'http'"),
+                Arguments.of("MILLPOND_HTTP_PORT", "65536", "MILLPOND_HTTP_PORT must be between 0 and 65535"));
     }
 
     @ParameterizedTest(name = "{0}={1}")
@@ -48,6 +52,7 @@ class StartupFailureIT {
             assertThat(code).as(app.logTail()).isNotZero();
             String text = app.logText();
             assertThat(text.lines().filter(l -> l.contains(expected)).count()).as(app.logTail()).isEqualTo(1);
+            assertThat(text).as(app.logTail()).doesNotContain("SRCFG");
         }
     }
 }

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -50,6 +51,12 @@ public final class AppProcess implements AutoCloseable {
 
     /** Starts the app with exactly {@code env} (plus PATH/JAVA_HOME) on a free port; output goes to {@code log}. */
     public static AppProcess start(Map<String, String> env, Path log) throws IOException {
+        return start(env, log, Integer::toString);
+    }
+
+    /** As {@link #start(Map, Path)}, with MILLPOND_HTTP_PORT spelled by {@code portText} (e.g. {@code 38_123}). */
+    public static AppProcess start(Map<String, String> env, Path log, IntFunction<String> portText)
+            throws IOException {
         int port = freePort();
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>(List.of(java, "-Xmx1g", "--add-opens=java.base/java.nio=ALL-UNNAMED",
@@ -57,7 +64,7 @@ public final class AppProcess implements AutoCloseable {
         ProcessBuilder pb = new ProcessBuilder(cmd);
         Map<String, String> penv = pb.environment();
         penv.keySet().removeIf(k -> !k.equals("PATH") && !k.equals("JAVA_HOME") && !k.equals("HOME"));
-        penv.put("MILLPOND_HTTP_PORT", Integer.toString(port));
+        penv.put("MILLPOND_HTTP_PORT", portText.apply(port));
         penv.put("MILLPOND_DUCKDB_EXTENSION_DIR", extensionDirectory().toString());
         penv.put("MILLPOND_LOG_FORMAT", "text");
         penv.putAll(env);
