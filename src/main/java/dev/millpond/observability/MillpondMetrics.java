@@ -40,6 +40,7 @@ public final class MillpondMetrics {
     private final GaugeValue consumeBatchSize = new GaugeValue();
     private final Counter schemaColumnsAdded;
     private final Counter schemaColumnsWidened;
+    private final Counter variantCompanionColumnsDropped;
 
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
     private final Map<String, GaugeValue> gauges = new ConcurrentHashMap<>();
@@ -58,7 +59,24 @@ public final class MillpondMetrics {
         gauge("millpond.pending.bytes", Tags.empty(), pendingBytes);
         gauge("millpond.buffer.fullness", Tags.empty(), bufferFullness);
         gauge("millpond.consume.batch.size.current", Tags.empty(), consumeBatchSize);
+        // The original creates these at startup whatever the configuration, so dashboards and alerts written against
+        // it find them (at 0) on a replica that runs without the dynamic allowlist or VARIANT columns.
+        for (String name : INCLUDE_VALUES_GAUGES) {
+            includeValuesGauge(name);
+        }
+        counters.computeIfAbsent("millpond.include.values.poll.failures",
+                k -> Counter.builder(k).tags(base).register(registry));
+        variantCompanionColumnsDropped = Counter.builder("millpond.variant.companion.columns.dropped").tags(base)
+                .register(registry);
+        // Never moves in this build: DuckDB 1.4.4's DuckLake writes no VARIANT column, so there is no VARIANT insert
+        // to fall back from. Exported so the original's series set is complete.
+        Counter.builder("millpond.variant.write.fallback").tags(base).register(registry);
     }
+
+    private static final String[] INCLUDE_VALUES_GAUGES = {"millpond.include.values.size",
+        "millpond.include.values.pending.removals", "millpond.include.values.last.success.timestamp.seconds",
+        "millpond.include.values.shadow.only.static", "millpond.include.values.shadow.only.remote",
+        "millpond.include.values.pinned", "millpond.include.values.pinned.only"};
 
     private DistributionSummary histogram(String name, double[] buckets) {
         return DistributionSummary.builder(name).tags(base).serviceLevelObjectives(buckets).register(registry);
@@ -161,10 +179,10 @@ public final class MillpondMetrics {
 
     /**
      * {@code millpond_variant_companion_columns_dropped_total}: one payload field stripped because it would write into
-     * a VARIANT companion. Registered on first use (the original creates it at startup; reads absent, not 0, until then).
+     * a VARIANT companion.
      */
     public void variantCompanionColumnDropped() {
-        Counter.builder("millpond.variant.companion.columns.dropped").tags(base).register(registry).increment();
+        variantCompanionColumnsDropped.increment();
     }
 
     /** Holder for a gauge value: Micrometer gauges read an object, they do not store a value. */
@@ -212,7 +230,7 @@ public final class MillpondMetrics {
                 .tags(base.and("broker", broker)).strongReference(true).register(registry);
     }
 
-    // ---- Include-values source (COMPAT §1, millpond_include_values_*). Series appear on first use. ----
+    // ---- Include-values source (millpond_include_values_*): the unlabelled ones exist from the first scrape. ----
 
     /** {@code millpond_include_values_mode{mode}} = 1: which mode this replica actually runs. */
     public void includeValuesMode(String mode) {

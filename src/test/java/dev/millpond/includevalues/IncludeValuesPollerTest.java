@@ -257,7 +257,8 @@ class IncludeValuesPollerTest {
     }
 
     private void assertSeries() {
-        assertThat(IncludeValuesSeries.in(registry.scrape(), PIPELINE)).isEqualTo(expected);
+        assertThat(IncludeValuesSeries.in(registry.scrape(), PIPELINE))
+                .isEqualTo(IncludeValuesSeries.atStartupAnd(expected));
     }
 
     static IncludeValuesPolling polling(URI url, int removalPolls) {

@@ -17,7 +17,19 @@ final class IncludeValuesSeries {
             Pattern.MULTILINE);
     private static final Pattern LABEL = Pattern.compile("(\\w+)=\"([^\"]*)\"");
 
+    /** The unlabelled series, which exist at 0 from the first scrape whatever the configuration. */
+    static final Map<String, Double> AT_STARTUP = Map.of("size", 0.0, "pending_removals", 0.0,
+            "last_success_timestamp_seconds", 0.0, "poll_failures_total", 0.0, "shadow_only_static", 0.0,
+            "shadow_only_remote", 0.0, "pinned", 0.0, "pinned_only", 0.0);
+
     private IncludeValuesSeries() {
+    }
+
+    /** {@link #AT_STARTUP} with the series that moved since. */
+    static Map<String, Double> atStartupAnd(Map<String, Double> moved) {
+        Map<String, Double> all = new TreeMap<>(AT_STARTUP);
+        all.putAll(moved);
+        return all;
     }
 
     static Map<String, Double> in(String scrape, String pipeline) {

@@ -8,7 +8,8 @@ import dev.millpond.config.IncludeValuesConfig;
 import dev.millpond.config.IncludeValuesMode;
 import dev.millpond.config.IncludeValuesPolling;
 import dev.millpond.config.Secret;
-import dev.millpond.config.StaticKeepValues;
+import dev.millpond.config.FilterSpec;
+import dev.millpond.config.FilterValues;
 import dev.millpond.includevalues.ScriptedEndpoint.Response;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.testsupport.AppProcess;
@@ -33,7 +34,7 @@ import org.junit.jupiter.api.Test;
 class IncludeValuesSourceTest {
 
     private static final String PIPELINE = "t-events";
-    private static final StaticKeepValues PINS = new StaticKeepValues("team_id", List.of(1L, 2L), List.of());
+    private static final FilterSpec PINS = new FilterSpec("team_id", new FilterValues.Ints(List.of(1L, 2L)));
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final MillpondMetrics metrics = new MillpondMetrics(registry, PIPELINE, "");
@@ -55,7 +56,8 @@ class IncludeValuesSourceTest {
         Supplier<IncludeSet> effective = source.effectiveSet().orElseThrow();
         assertThat(effective.get().ints()).isEqualTo(Set.of(1L, 2L));
         assertThat(effective.get()).isSameAs(effective.get());
-        assertThat(IncludeValuesSeries.in(registry.scrape(), PIPELINE)).isEqualTo(Map.of("mode{mode=static}", 1.0));
+        assertThat(IncludeValuesSeries.in(registry.scrape(), PIPELINE))
+                .isEqualTo(IncludeValuesSeries.atStartupAnd(Map.of("mode{mode=static}", 1.0)));
         assertThat(endpoint.received()).isEmpty();
     }
 
@@ -64,7 +66,8 @@ class IncludeValuesSourceTest {
         source = source(new IncludeValuesConfig(IncludeValuesMode.STATIC, Optional.empty(), Optional.empty()));
         source.start();
         assertThat(source.effectiveSet()).isEmpty();
-        assertThat(IncludeValuesSeries.in(registry.scrape(), PIPELINE)).isEqualTo(Map.of("mode{mode=static}", 1.0));
+        assertThat(IncludeValuesSeries.in(registry.scrape(), PIPELINE))
+                .isEqualTo(IncludeValuesSeries.atStartupAnd(Map.of("mode{mode=static}", 1.0)));
     }
 
     @Test
@@ -103,7 +106,7 @@ class IncludeValuesSourceTest {
         assertThat(AppProcess.metricIn(registry.scrape(), "millpond_include_values_poll_failures_total").orElseThrow())
                 .isGreaterThanOrEqualTo(1.0);
         assertThat(AppProcess.metricIn(registry.scrape(), "millpond_include_values_last_success_timestamp_seconds"))
-                .isEmpty();
+                .hasValue(0.0); // never succeeded
     }
 
     @Test

@@ -1,0 +1,212 @@
+package dev.millpond.app;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.millpond.testsupport.AppProcess;
+import dev.millpond.testsupport.DuckLakeStack;
+import dev.millpond.testsupport.KafkaBroker;
+import dev.millpond.testsupport.MillpondEnvironment;
+import dev.millpond.testsupport.Services;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Swapping this image under the original's StatefulSet and dashboard: the packaged app, configured with values only
+ * the original's rules accept (a Python log level name, a Python int port), exports the original's series from its
+ * first scrape, and every metric the shipped Grafana dashboard queries.
+ */
+class DropInIT {
+
+    static final Path LOGS = Path.of("target", "e2e-logs");
+    static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{([^}]*)\\})?\\s", Pattern.MULTILINE);
+    static final Pattern LABEL_NAME = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"(?:[^\"\\\\]|\\\\.)*\"");
+    /** A log line in the text format that is below CRITICAL. */
+    static final Pattern BELOW_CRITICAL = Pattern.compile(
+            "^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d,\\d{3} (TRACE|DEBUG|INFO|WARN|ERROR)", Pattern.MULTILINE);
+
+    static AppProcess app;
+    static String firstScrape;
+    static String laterScrape;
+
+    @BeforeAll
+    static void startAFreshReplica() throws Exception {
+        KafkaBroker kafka = Services.kafka();
+        DuckLakeStack lake = Services.newDuckLake();
+        String topic = Services.uniqueName("dropin");
+        kafka.createTopic(topic, 2);
+        Map<String, String> env = MillpondEnvironment.of(kafka, lake, topic,
+                "LOG_LEVEL", "CRITICAL", "MILLPOND_LOG_FORMAT", "text", "FLUSH_INTERVAL_MS", "500",
+                "MILLPOND_TYPED_COLUMNS", "n:bigint");
+        // The port as Python's int() reads it and Quarkus would not: 38123 → " 38_123 ".
+        app = AppProcess.start(env, LOGS.resolve(topic + ".log"),
+                port -> " " + (port / 1000) + "_" + String.format("%03d", port % 1000) + " ");
+        app.await("/readyz 200 on the port MILLPOND_HTTP_PORT names", Duration.ofMinutes(2),
+                () -> app.get("/readyz").status() == 200);
+        firstScrape = app.metrics();
+
+        // Then some traffic, so that the series the original creates on first use exist as well: records consumed,
+        // a flush, a malformed record skipped and a value its typed column cannot hold.
+        List<byte[]> values = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            values.add(("{\"id\":" + i + ",\"n\":" + i + "}").getBytes(StandardCharsets.UTF_8));
+        }
+        values.add("{\"id\":10,\"n\":\"ten\"}".getBytes(StandardCharsets.UTF_8));
+        values.add("{\"broken\":".getBytes(StandardCharsets.UTF_8));
+        kafka.produce(topic, 0, values);
+        kafka.produce(topic, 1, values.subList(0, 3));
+        app.await("14 records written", Duration.ofMinutes(2),
+                () -> app.metric("millpond_records_written_total").orElse(0) >= 14);
+        laterScrape = app.metrics();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (app != null) {
+            assertThat(app.stop(Duration.ofSeconds(60))).as(app.logTail()).isZero();
+            // LOG_LEVEL=CRITICAL as the original means it: a whole run, startup to shutdown, prints nothing below it.
+            assertThat(BELOW_CRITICAL.matcher(app.logText()).find()).as(app.logTail()).isFalse();
+            app.close();
+        }
+    }
+
+    @Test
+    void theFirstScrapeHasTheOriginalsSeries() throws IOException {
+        Set<String> actual = series(firstScrape).stream().filter(s -> !s.startsWith("jvm_"))
+                .collect(Collectors.toCollection(TreeSet::new));
+        Set<String> required = new TreeSet<>();
+        Set<String> allowed = new TreeSet<>();
+        Set<String> absent = new TreeSet<>();
+        for (String line : resourceLines("/dropin/original-first-scrape.txt")) {
+            String entry = line.replaceAll("\\s+#.*$", "").strip();
+            if (entry.isEmpty() || entry.startsWith("#")) {
+                continue;
+            }
+            char marker = entry.charAt(0);
+            String s = normalise(entry.substring(marker == '-' || marker == '+' || marker == '?' ? 1 : 0).strip());
+            switch (marker) {
+                case '-' -> absent.add(s);
+                case '+', '?' -> allowed.add(s);
+                default -> required.add(s);
+            }
+        }
+        assertThat(actual).as("the original's series").containsAll(required);
+        assertThat(actual).as("documented absences").doesNotContainAnyElementsOf(absent);
+        Set<String> unexpected = new TreeSet<>(actual);
+        unexpected.removeAll(required);
+        unexpected.removeAll(allowed);
+        assertThat(unexpected).as("series neither the original has nor the list explains").isEmpty();
+    }
+
+    @Test
+    void theProcessSeriesHaveThePrometheusClientsMeanings() {
+        double rss = AppProcess.metricIn(firstScrape, "process_resident_memory_bytes").orElseThrow();
+        double virtual = AppProcess.metricIn(firstScrape, "process_virtual_memory_bytes").orElseThrow();
+        double start = AppProcess.metricIn(firstScrape, "process_start_time_seconds").orElseThrow();
+        double openFds = AppProcess.metricIn(firstScrape, "process_open_fds").orElseThrow();
+        double maxFds = AppProcess.metricIn(firstScrape, "process_max_fds").orElseThrow();
+        double cpu = AppProcess.metricIn(laterScrape, "process_cpu_seconds_total").orElseThrow();
+        assertThat(rss).isBetween(50e6, 4e9); // bytes, not kB or pages; a JVM with DuckDB loaded
+        assertThat(virtual).isGreaterThan(rss);
+        assertThat(start).isBetween(System.currentTimeMillis() / 1000.0 - 900, System.currentTimeMillis() / 1000.0);
+        assertThat(openFds).isBetween(10.0, maxFds);
+        assertThat(cpu).isGreaterThan(0.5); // seconds: starting a JVM and Quarkus takes more than that
+    }
+
+    @Test
+    void everyMetricTheDashboardQueriesExists() throws IOException {
+        JsonNode dashboard;
+        try (InputStream in = Files.newInputStream(Path.of("kubernetes", "grafana", "millpond-dashboard.json"))) {
+            dashboard = new ObjectMapper().readTree(in);
+        }
+        Set<String> queried = new TreeSet<>();
+        Pattern metric = Pattern.compile("\\b((?:millpond|process|jvm)_[a-z0-9_]+)");
+        List<String> panelTitles = new ArrayList<>();
+        for (JsonNode panel : dashboard.path("panels")) {
+            panelTitles.add(panel.path("title").asText());
+            for (JsonNode target : panel.path("targets")) {
+                Matcher m = metric.matcher(target.path("expr").asText());
+                while (m.find()) {
+                    queried.add(m.group(1));
+                }
+            }
+        }
+        assertThat(panelTitles).contains("Throughput", "Consumer lag", "Flush size", "Flush duration",
+                "Errors by type", "Records skipped by reason", "Resident memory");
+        Set<String> exported = series(laterScrape).stream().map(s -> s.substring(0, s.indexOf('{')))
+                .collect(Collectors.toSet());
+        assertThat(exported).containsAll(queried);
+    }
+
+    /** NOTSET lets everything through on Python's root logger; the JSON format is matched trimmed, in any case. */
+    @Test
+    void notsetLogsDebugLinesAsJson() throws Exception {
+        KafkaBroker kafka = Services.kafka();
+        DuckLakeStack lake = Services.newDuckLake();
+        String topic = Services.uniqueName("notset");
+        kafka.createTopic(topic, 1);
+        Map<String, String> env = MillpondEnvironment.of(kafka, lake, topic,
+                "LOG_LEVEL", "notset", "MILLPOND_LOG_FORMAT", " Json ");
+        try (AppProcess notset = AppProcess.start(env, LOGS.resolve(topic + ".log"))) {
+            notset.await("/readyz 200", Duration.ofMinutes(2), () -> notset.get("/readyz").status() == 200);
+            assertThat(notset.stop(Duration.ofSeconds(60))).isZero();
+            ObjectMapper json = new ObjectMapper();
+            Set<String> levels = new TreeSet<>();
+            for (String line : notset.logText().lines().filter(l -> l.startsWith("{")).toList()) {
+                JsonNode node = json.readTree(line);
+                assertThat(node.has("ts") && node.has("logger") && node.has("msg")).as(line).isTrue();
+                levels.add(node.path("level").asText());
+            }
+            assertThat(levels).as(notset.logTail()).contains("DEBUG", "INFO");
+        }
+    }
+
+    /** {@code name{sorted label names}} of every sample in a Prometheus text exposition. */
+    static Set<String> series(String exposition) {
+        Set<String> out = new TreeSet<>();
+        Matcher m = SAMPLE.matcher(exposition);
+        while (m.find()) {
+            List<String> labels = new ArrayList<>();
+            if (m.group(3) != null) {
+                Matcher l = LABEL_NAME.matcher(m.group(3));
+                while (l.find()) {
+                    labels.add(l.group(1));
+                }
+            }
+            out.add(m.group(1) + "{" + labels.stream().sorted().collect(Collectors.joining(",")) + "}");
+        }
+        return out;
+    }
+
+    /** {@code name{b,a}} → {@code name{a,b}}. */
+    static String normalise(String entry) {
+        int brace = entry.indexOf('{');
+        String labels = entry.substring(brace + 1, entry.length() - 1);
+        return entry.substring(0, brace) + "{" + java.util.Arrays.stream(labels.split(",")).map(String::strip)
+                .filter(x -> !x.isEmpty()).sorted().collect(Collectors.joining(",")) + "}";
+    }
+
+    static List<String> resourceLines(String name) throws IOException {
+        try (InputStream in = DropInIT.class.getResourceAsStream(name)) {
+            assertThat(in).as(name).isNotNull();
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+        }
+    }
+}
