@@ -1,5 +1,6 @@
 package dev.millpond.app;
 
+import dev.millpond.config.FilterValues;
 import dev.millpond.config.MillpondConfig;
 import dev.millpond.convert.BatchUnifier;
 import dev.millpond.convert.JsonToArrow;
@@ -17,7 +18,6 @@ import dev.millpond.pump.PumpSettings;
 import dev.millpond.pump.RetryPolicy;
 import dev.millpond.sinks.Sink;
 import dev.millpond.sinks.ducklake.DuckLakeSink;
-import dev.millpond.stages.IncludeSet;
 import dev.millpond.stages.RecordStages;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -50,7 +50,7 @@ public final class Pipeline implements AutoCloseable {
 
     private Pipeline(MillpondConfig config, MillpondMetrics metrics, PumpHealth health, String extensionDirectory,
                      UnaryOperator<Sink> sinkDecorator, Pump.Sleeper sleeper,
-                     Optional<Supplier<IncludeSet>> includeSet) throws Exception {
+                     Optional<Supplier<FilterValues>> includeSet) throws Exception {
         try {
             BufferAllocator allocator = keep(new RootAllocator());
             BufferAllocator sinkMemory = keep(allocator.newChildAllocator("sink", 0, Long.MAX_VALUE));
@@ -99,7 +99,7 @@ public final class Pipeline implements AutoCloseable {
      *                   {@code MILLPOND_FILTER_VALUES}
      */
     public static Pipeline open(MillpondConfig config, MillpondMetrics metrics, PumpHealth health,
-                                String extensionDirectory, Optional<Supplier<IncludeSet>> includeSet) throws Exception {
+                                String extensionDirectory, Optional<Supplier<FilterValues>> includeSet) throws Exception {
         return new Pipeline(config, metrics, health, extensionDirectory, UnaryOperator.identity(), Pump.Sleeper.REAL,
                 includeSet);
     }
@@ -107,7 +107,7 @@ public final class Pipeline implements AutoCloseable {
     /** For tests that inject faults at the sink edge, skip real backoff sleeps or drive the keep filter. */
     public static Pipeline open(MillpondConfig config, MillpondMetrics metrics, PumpHealth health,
                                 String extensionDirectory, UnaryOperator<Sink> sinkDecorator, Pump.Sleeper sleeper,
-                                Optional<Supplier<IncludeSet>> includeSet) throws Exception {
+                                Optional<Supplier<FilterValues>> includeSet) throws Exception {
         return new Pipeline(config, metrics, health, extensionDirectory, sinkDecorator, sleeper, includeSet);
     }
 

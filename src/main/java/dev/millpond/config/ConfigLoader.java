@@ -4,6 +4,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -63,7 +64,17 @@ public final class ConfigLoader {
      * @throws ConfigException naming the variable at fault
      */
     public static MillpondConfig load(Map<String, String> envVars) {
+        return load(new Env(envVars));
+    }
+
+    /** The variables a successful {@link #load(Map)} of {@code envVars} reads, present or not. */
+    static Set<String> variablesRead(Map<String, String> envVars) {
         Env env = new Env(envVars);
+        load(env);
+        return env.consulted();
+    }
+
+    private static MillpondConfig load(Env env) {
 
         String bootstrapServers = env.required("KAFKA_BOOTSTRAP_SERVERS");
         String topic = env.required("KAFKA_TOPIC");
@@ -93,8 +104,8 @@ public final class ConfigLoader {
         AutoOffsetReset autoOffsetReset = AutoOffsetReset.parse(env.orDefault("KAFKA_AUTO_OFFSET_RESET", "earliest"));
         String brokerSource = env.orDefault("BROKER_SOURCE", "").strip().toLowerCase(java.util.Locale.ROOT);
         int httpPort = httpPort(env);
-        LogLevel logLevel = LogLevel.parse(env.raw("LOG_LEVEL"));
-        LogFormat logFormat = LogFormat.parse(env.raw("MILLPOND_LOG_FORMAT"));
+        LogLevel logLevel = LogLevel.parse(env.raw(LogLevel.VARIABLE));
+        LogFormat logFormat = LogFormat.parse(env.raw(LogFormat.VARIABLE));
         long testPauseAfterLakeCommitMs = env.longKnob("MILLPOND_TEST_PAUSE_AFTER_LAKE_COMMIT_MS", 0L);
         if (testPauseAfterLakeCommitMs < 0) {
             throw new ConfigException("MILLPOND_TEST_PAUSE_AFTER_LAKE_COMMIT_MS must be 0 or more, got "
@@ -102,7 +113,7 @@ public final class ConfigLoader {
         }
 
         RecordHandlingConfig recordHandling = RECORD_HANDLING.apply(env);
-        IncludeValuesConfig includeValues = IncludeValuesConfigParser.parse(env);
+        IncludeValuesConfig includeValues = IncludeValuesConfigParser.parse(env, recordHandling.keep());
 
         KafkaClientConfig kafka = kafkaClient(env, bootstrapServers, topic, table, ordinal, groupId,
                 autoOffsetReset, fetchMinBytes, fetchMaxWaitMs);
@@ -134,7 +145,8 @@ public final class ConfigLoader {
                 + "' (from POD_NAME, else HOSTNAME): expected a trailing -<number>");
     }
 
-    private static int httpPort(Env env) {
+    /** MILLPOND_HTTP_PORT: 0–65535 (0 = ephemeral); unset, empty or blank means 8000. */
+    static int httpPort(Env env) {
         String raw = env.raw("MILLPOND_HTTP_PORT");
         if (raw == null || raw.strip().isEmpty()) {
             return DEFAULT_HTTP_PORT;

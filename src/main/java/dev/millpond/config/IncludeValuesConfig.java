@@ -8,12 +8,13 @@ import java.util.Optional;
  * {@link RecordHandlingConfig} so the keep filter and this source can evolve independently.
  *
  * @param mode         static when no URL is set, otherwise MILLPOND_INCLUDE_VALUES_MODE
- * @param staticValues the keep filter's static values; always present when a URL is set
+ * @param staticValues the keep filter (MILLPOND_FILTER_KEEP_FIELD_NAME + MILLPOND_FILTER_VALUES) as the record-handling
+ *                     group parsed it; always present when a URL is set
  * @param polling      present exactly when a URL is set
  */
 public record IncludeValuesConfig(
         IncludeValuesMode mode,
-        Optional<StaticKeepValues> staticValues,
+        Optional<FilterSpec> staticValues,
         Optional<IncludeValuesPolling> polling) {
 
     public IncludeValuesConfig {

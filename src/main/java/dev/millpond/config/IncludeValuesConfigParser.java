@@ -3,9 +3,6 @@ package dev.millpond.config;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
@@ -29,8 +26,6 @@ final class IncludeValuesConfigParser {
     static final String KEEP_FIELD = "MILLPOND_FILTER_KEEP_FIELD_NAME";
     static final String KEEP_VALUES = "MILLPOND_FILTER_VALUES";
 
-    /** All-decimal with an optional sign and single underscores between digits: what Python's int() accepts. */
-    private static final Pattern INTEGER_TOKEN = Pattern.compile("\\s*[+-]?[0-9]+(?:_[0-9]+)*\\s*");
     /** RFC 9110 token characters: anything else is refused by the JDK client only at request time. */
     private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
     /** Headers the JDK HTTP client refuses to let callers set. */
@@ -40,12 +35,13 @@ final class IncludeValuesConfigParser {
     private IncludeValuesConfigParser() {
     }
 
-    static IncludeValuesConfig parse(Env env) {
+    /** @param keep the keep filter as the record-handling group parsed it: its values are the static pins */
+    static IncludeValuesConfig parse(Env env, Optional<FilterSpec> keep) {
         Optional<String> url = nonBlank(env, URL);
         Optional<String> mode = nonBlank(env, MODE);
         Optional<String> headerName = nonBlank(env, AUTH_HEADER_NAME);
         Optional<String> token = nonBlank(env, AUTH_TOKEN);
-        Optional<StaticKeepValues> staticValues = staticKeepValues(env);
+        Optional<FilterSpec> staticValues = keep;
 
         if (url.isEmpty()) {
             // A MODE or auth header names a dynamic source that was meant to exist: refusing beats running static.
@@ -81,40 +77,6 @@ final class IncludeValuesConfigParser {
                 positiveSeconds(env, STARTUP_TIMEOUT_S, 60),
                 auth);
         return new IncludeValuesConfig(parsedMode, staticValues, Optional.of(polling));
-    }
-
-    /**
-     * The keep filter's static values with the filter's auto-detection: all tokens integers → ints, else strings.
-     * Empty when the keep field or its values are missing; reporting those as such is the keep filter's job.
-     */
-    static Optional<StaticKeepValues> staticKeepValues(Env env) {
-        Optional<String> field = nonBlank(env, KEEP_FIELD);
-        String raw = env.raw(KEEP_VALUES);
-        if (field.isEmpty() || raw == null) {
-            return Optional.empty();
-        }
-        List<String> tokens = new ArrayList<>(new LinkedHashSet<>(tokens(raw)));
-        if (tokens.isEmpty()) {
-            return Optional.empty();
-        }
-        if (tokens.stream().allMatch(t -> INTEGER_TOKEN.matcher(t).matches())) {
-            List<Long> ints = new ArrayList<>(new LinkedHashSet<>(
-                    tokens.stream().map(t -> PythonInt.parseLong(KEEP_VALUES, t)).toList()));
-            return Optional.of(new StaticKeepValues(field.get().strip(), ints, List.of()));
-        }
-        return Optional.of(new StaticKeepValues(field.get().strip(), List.of(), tokens));
-    }
-
-    /** Split on commas, trimmed, empties dropped. */
-    private static List<String> tokens(String raw) {
-        List<String> out = new ArrayList<>();
-        for (String t : raw.split(",", -1)) {
-            String s = t.strip();
-            if (!s.isEmpty()) {
-                out.add(s);
-            }
-        }
-        return out;
     }
 
     private static Optional<String> nonBlank(Env env, String name) {

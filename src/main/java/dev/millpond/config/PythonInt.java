@@ -16,6 +16,11 @@ final class PythonInt {
     private PythonInt() {
     }
 
+    /** True when {@code raw} is an integer literal {@code int()} accepts (surrounding whitespace allowed). */
+    static boolean isLiteral(String raw) {
+        return LITERAL.matcher(strip(raw)).matches();
+    }
+
     static long parseLong(String variable, String raw) {
         String s = strip(raw);
         if (!LITERAL.matcher(s).matches()) {

@@ -8,15 +8,12 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * The record-handling group (COMPAT §2): MILLPOND_TYPED_COLUMNS, the keep and drop filters and MILLPOND_SORT_BY.
  * Every message names the variable at fault.
  */
 final class RecordHandlingParser {
-    /** An integer token for filter auto-detection: optional sign, ASCII digits. */
-    private static final Pattern INTEGER_TOKEN = Pattern.compile("[+-]?[0-9]+");
 
     private RecordHandlingParser() {
     }
@@ -76,22 +73,26 @@ final class RecordHandlingParser {
         return Optional.of(new FilterSpec(field, values));
     }
 
-    /** Ints when every token is an integer, otherwise all strings. */
+    /**
+     * Ints when every token is an integer as Python's {@code int()} reads it ({@code -3}, {@code +4}, {@code 1_000}),
+     * otherwise all strings; de-duplicated, first occurrence wins. The one rule for both filter lists, and so for the
+     * dynamic allowlist's static pins too.
+     */
     static FilterValues detect(String variable, List<String> tokens) {
-        boolean allInts = tokens.stream().allMatch(t -> INTEGER_TOKEN.matcher(t).matches());
-        if (!allInts) {
-            return new FilterValues.Strings(tokens);
+        List<String> distinct = List.copyOf(new LinkedHashSet<>(tokens));
+        if (!distinct.stream().allMatch(PythonInt::isLiteral)) {
+            return new FilterValues.Strings(distinct);
         }
-        List<Long> ints = new ArrayList<>(tokens.size());
-        for (String t : tokens) {
+        LinkedHashSet<Long> ints = new LinkedHashSet<>();
+        for (String t : distinct) {
             try {
-                ints.add(Long.parseLong(t));
-            } catch (NumberFormatException e) {
+                ints.add(PythonInt.parseLong(variable, t));
+            } catch (ConfigException e) {
                 // Python's int is unbounded, but such a value could never match an int64 column: refuse it now.
                 throw new ConfigException(variable + " value '" + t + "' is outside the 64-bit integer range");
             }
         }
-        return new FilterValues.Ints(ints);
+        return new FilterValues.Ints(List.copyOf(ints));
     }
 
     /**

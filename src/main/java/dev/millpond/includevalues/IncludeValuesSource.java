@@ -3,7 +3,8 @@ package dev.millpond.includevalues;
 import dev.millpond.config.IncludeValuesConfig;
 import dev.millpond.config.IncludeValuesMode;
 import dev.millpond.config.IncludeValuesPolling;
-import dev.millpond.config.StaticKeepValues;
+import dev.millpond.config.FilterSpec;
+import dev.millpond.config.FilterValues;
 import dev.millpond.observability.MillpondMetrics;
 import org.jboss.logging.Logger;
 
@@ -81,11 +82,11 @@ public final class IncludeValuesSource implements AutoCloseable {
             return;
         }
         IncludeValuesPolling polling = poller.get().polling();
-        StaticKeepValues pins = config.staticValues().orElseThrow();
-        metrics.includeValuesPinned(pins.size());
+        FilterSpec pins = config.staticValues().orElseThrow();
+        metrics.includeValuesPinned(pins.values().size());
         LOG.infof("Include-values %s mode, polling %s every %.1fs ±10%%; %d static pins on %s (never removed by the"
                         + " endpoint): %s", config.mode().wireName(), polling.urlForLogs(),
-                polling.pollInterval().toMillis() / 1000.0, pins.size(), pins.keepField(), pinList(pins));
+                polling.pollInterval().toMillis() / 1000.0, pins.values().size(), pins.field(), pinList(pins.values()));
         if (polling.removalPolls() == 1) {
             LOG.warn("MILLPOND_INCLUDE_VALUES_REMOVAL_POLLS=1 disables removal damping: one successful poll without a"
                     + " value removes it");
@@ -169,14 +170,14 @@ public final class IncludeValuesSource implements AutoCloseable {
         }
     }
 
-    static IncludeSet staticSet(StaticKeepValues values) {
-        return values.integers()
-                ? IncludeSet.of(IncludeValueType.INTEGER, values.ints())
-                : IncludeSet.of(IncludeValueType.STRING, values.strings());
+    static IncludeSet staticSet(FilterSpec keep) {
+        return keep.values() instanceof FilterValues.Ints ints
+                ? IncludeSet.of(IncludeValueType.INTEGER, ints.values())
+                : IncludeSet.of(IncludeValueType.STRING, ((FilterValues.Strings) keep.values()).values());
     }
 
-    private static List<?> pinList(StaticKeepValues pins) {
-        return pins.integers() ? pins.ints() : pins.strings();
+    private static List<?> pinList(FilterValues pins) {
+        return pins instanceof FilterValues.Ints ints ? ints.values() : ((FilterValues.Strings) pins).values();
     }
 
     private static Duration min(Duration a, Duration b) {

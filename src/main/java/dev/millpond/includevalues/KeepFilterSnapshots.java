@@ -11,21 +11,21 @@ import java.util.function.Supplier;
  * only when the source publishes a new set (identity changes), so the hot loop pays one reference comparison per
  * poll batch.
  */
-public final class KeepFilterSnapshots implements Supplier<dev.millpond.stages.IncludeSet> {
+public final class KeepFilterSnapshots implements Supplier<FilterValues> {
 
     private final Supplier<IncludeSet> source;
     private IncludeSet lastSeen;
-    private dev.millpond.stages.IncludeSet lastBuilt;
+    private FilterValues lastBuilt;
 
     public KeepFilterSnapshots(Supplier<IncludeSet> source) {
         this.source = source;
     }
 
     @Override
-    public synchronized dev.millpond.stages.IncludeSet get() {
+    public synchronized FilterValues get() {
         IncludeSet current = source.get();
         if (current != lastSeen) {
-            lastBuilt = new dev.millpond.stages.IncludeSet(toFilterValues(current));
+            lastBuilt = toFilterValues(current);
             lastSeen = current;
         }
         return lastBuilt;

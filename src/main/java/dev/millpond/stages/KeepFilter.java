@@ -1,5 +1,7 @@
 package dev.millpond.stages;
 
+import dev.millpond.config.FilterValues;
+
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.SkipReason;
 
@@ -12,7 +14,7 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
- * MILLPOND_FILTER_KEEP_FIELD_NAME: keeps rows whose field value is in the current {@link IncludeSet}. An allowlist
+ * MILLPOND_FILTER_KEEP_FIELD_NAME: keeps rows whose field value is in the current allowlist snapshot ({@link FilterValues}). An allowlist
  * that cannot evaluate fails closed (drops the rows):
  * <ul>
  *   <li>{@code filter_field_missing}: column absent, value null, or column type not filterable (or the set does
@@ -26,15 +28,15 @@ final class KeepFilter {
     private static final System.Logger LOG = System.getLogger(KeepFilter.class.getName());
 
     private final String field;
-    private final Supplier<IncludeSet> includeSet;
+    private final Supplier<FilterValues> includeSet;
     private final MillpondMetrics metrics;
     private final BufferAllocator allocator;
     private final OnceWarnings warnings = new OnceWarnings(LOG);
     private final InvalidUuidValues invalidValues;
-    private IncludeSet lastSnapshot;
+    private FilterValues lastSnapshot;
     private FilterValueSet prepared;
 
-    KeepFilter(String field, Supplier<IncludeSet> includeSet, MillpondMetrics metrics, BufferAllocator allocator) {
+    KeepFilter(String field, Supplier<FilterValues> includeSet, MillpondMetrics metrics, BufferAllocator allocator) {
         this.field = field;
         this.includeSet = includeSet;
         this.metrics = metrics;
@@ -89,10 +91,10 @@ final class KeepFilter {
 
     /** The prepared value set of the current snapshot, rebuilt only when a new snapshot is published. */
     private FilterValueSet current() {
-        IncludeSet snapshot = includeSet.get();
+        FilterValues snapshot = includeSet.get();
         if (snapshot != lastSnapshot) {
             lastSnapshot = snapshot;
-            prepared = new FilterValueSet(snapshot.values());
+            prepared = new FilterValueSet(snapshot);
         }
         return prepared;
     }

@@ -1,5 +1,6 @@
 package dev.millpond.stages;
 
+import dev.millpond.config.FilterValues;
 import dev.millpond.config.RecordHandlingConfig;
 import dev.millpond.observability.MillpondMetrics;
 
@@ -23,7 +24,7 @@ public final class RecordStages {
 
     /** Stages from the static configuration; the keep filter reads MILLPOND_FILTER_VALUES. */
     public RecordStages(RecordHandlingConfig config, MillpondMetrics metrics, BufferAllocator allocator) {
-        this(config, config.keep().map(k -> staticSet(new IncludeSet(k.values()))).orElse(null), metrics,
+        this(config, config.keep().map(k -> staticSet(k.values())).orElse(null), metrics,
                 allocator);
     }
 
@@ -31,7 +32,7 @@ public final class RecordStages {
      * Stages whose keep filter reads its allowlist from {@code includeSet} on every batch (a publisher may replace
      * the snapshot at any time). {@code includeSet} is ignored when no keep filter is configured.
      */
-    public RecordStages(RecordHandlingConfig config, Supplier<IncludeSet> includeSet, MillpondMetrics metrics,
+    public RecordStages(RecordHandlingConfig config, Supplier<FilterValues> includeSet, MillpondMetrics metrics,
                         BufferAllocator allocator) {
         TypedColumnCoercion c = new TypedColumnCoercion(config.typedColumns(), metrics, allocator);
         this.coercion = c.isNoop() ? null : c;
@@ -41,7 +42,7 @@ public final class RecordStages {
         this.sort = s.isNoop() ? null : s;
     }
 
-    private static Supplier<IncludeSet> staticSet(IncludeSet set) {
+    private static Supplier<FilterValues> staticSet(FilterValues set) {
         return () -> set;
     }
 

@@ -32,17 +32,17 @@ class IncludeValuesConfigParserTest {
         IncludeValuesConfig c = load(KEEP).includeValues();
         assertThat(c.mode()).isEqualTo(IncludeValuesMode.STATIC);
         assertThat(c.polling()).isEmpty();
-        assertThat(c.staticValues()).hasValue(new StaticKeepValues("team_id", List.of(2L, 4L, 1956L, 69L), List.of()));
+        assertThat(c.staticValues()).hasValue(new FilterSpec("team_id", new FilterValues.Ints(List.of(2L, 4L, 1956L, 69L))));
     }
 
     @Test
     void integerDetectionNeedsEveryToken() {
         assertThat(load("MILLPOND_FILTER_KEEP_FIELD_NAME", "team_id", "MILLPOND_FILTER_VALUES", "-3,+4,1_000")
-                .includeValues().staticValues().orElseThrow().ints()).containsExactly(-3L, 4L, 1000L);
-        StaticKeepValues mixed = load("MILLPOND_FILTER_KEEP_FIELD_NAME", "team_id", "MILLPOND_FILTER_VALUES",
-                "1, a ,1.5").includeValues().staticValues().orElseThrow();
-        assertThat(mixed.integers()).isFalse();
-        assertThat(mixed.strings()).containsExactly("1", "a", "1.5");
+                .includeValues().staticValues().orElseThrow().values())
+                .isEqualTo(new FilterValues.Ints(List.of(-3L, 4L, 1000L)));
+        FilterValues mixed = load("MILLPOND_FILTER_KEEP_FIELD_NAME", "team_id", "MILLPOND_FILTER_VALUES",
+                "1, a ,1.5").includeValues().staticValues().orElseThrow().values();
+        assertThat(mixed).isEqualTo(new FilterValues.Strings(List.of("1", "a", "1.5")));
     }
 
     @Test

@@ -35,7 +35,11 @@ class RecordHandlingConfigTest {
                 arguments(" -1 , +2 ,, ", new FilterValues.Ints(List.of(-1L, 2L))),
                 arguments("1,a", new FilterValues.Strings(List.of("1", "a"))),
                 arguments("1.5", new FilterValues.Strings(List.of("1.5"))),
-                arguments("alpha, beta", new FilterValues.Strings(List.of("alpha", "beta"))));
+                arguments("alpha, beta", new FilterValues.Strings(List.of("alpha", "beta"))),
+                // Python's int(): underscores between digits; duplicates (as ints or as text) count once.
+                arguments("1_000, 7,+7, 007", new FilterValues.Ints(List.of(1000L, 7L))),
+                arguments("1__0", new FilterValues.Strings(List.of("1__0"))),
+                arguments("b,a,b", new FilterValues.Strings(List.of("b", "a"))));
     }
 
     @ParameterizedTest
@@ -46,6 +50,16 @@ class RecordHandlingConfigTest {
                 "MILLPOND_FILTER_DROP_VALUES", raw).recordHandling();
         assertThat(c.keep()).contains(new FilterSpec("team_id", expected));
         assertThat(c.drop()).contains(new FilterSpec("team_id", expected));
+    }
+
+    /** MILLPOND_FILTER_VALUES is parsed once: the dynamic allowlist pins exactly what the keep filter keeps. */
+    @ParameterizedTest
+    @MethodSource("filterValues")
+    void theIncludeValuesPinsAreTheKeepFiltersValues(String raw, FilterValues expected) {
+        MillpondConfig c = TestEnv.load("MILLPOND_FILTER_KEEP_FIELD_NAME", "team_id", "MILLPOND_FILTER_VALUES", raw,
+                "MILLPOND_INCLUDE_VALUES_URL", "http://cp.internal/teams");
+        assertThat(c.includeValues().staticValues()).isEqualTo(c.recordHandling().keep());
+        assertThat(c.includeValues().staticValues().orElseThrow().values()).isEqualTo(expected);
     }
 
     @Test

@@ -134,13 +134,13 @@ class FiltersTest {
 
     @Test
     void keepReadsTheCurrentSnapshotEveryBatch() {
-        AtomicReference<IncludeSet> published = new AtomicReference<>(new IncludeSet(ints(1L)));
+        AtomicReference<FilterValues> published = new AtomicReference<>(ints(1L));
         RecordHandlingConfig config = RecordHandlingConfig.disabled().withKeep(new FilterSpec("team_id", ints(1L)));
         RecordStages stages = new RecordStages(config, published::get, metrics, allocator);
         try (VectorSchemaRoot out = stages.applyPerPollBatch(root(allocator, col("team_id", Long.class, 1L, 2L)))) {
             assertThat(values(out, "team_id")).containsExactly(1L);
         }
-        published.set(new IncludeSet(ints(2L)));
+        published.set(ints(2L));
         try (VectorSchemaRoot out = stages.applyPerPollBatch(root(allocator, col("team_id", Long.class, 1L, 2L)))) {
             assertThat(values(out, "team_id")).containsExactly(2L);
         }

@@ -1,5 +1,7 @@
 package dev.millpond.sinks.ducklake;
 
+import dev.millpond.convert.UuidText;
+
 /**
  * The uuid pin's text grammar as a DuckDB expression, for a VARCHAR batch column headed for a live UUID column.
  *
@@ -9,14 +11,12 @@ package dev.millpond.sinks.ducklake;
  * ({@code 0123-4567-89ab-...} parses) and refuses {@code urn:uuid:}, and its implicit form fails the whole INSERT on
  * one bad value. So the grammar is checked with a regular expression first and only a validated body is cast.
  *
- * <p>Evaluated inside DuckDB so the Arrow batch is never copied. The typed-column pin ({@code dev.millpond.stages})
- * implements the same grammar in Java; the two should be checked against one shared case list when both exist.
+ * <p>Evaluated inside DuckDB so the Arrow batch is never copied. The grammar is {@link UuidText#REGEX}, the one the
+ * typed-column pin parses in Java; one table of cases holds both to it.
  */
 final class UuidTextSql {
 
-    private static final String HEX_BODY =
-            "(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9a-fA-F]{32})";
-    static final String GRAMMAR = "(?:urn:uuid:)?" + HEX_BODY + "|\\{" + HEX_BODY + "\\}";
+    static final String GRAMMAR = UuidText.REGEX;
 
     private UuidTextSql() {
     }
