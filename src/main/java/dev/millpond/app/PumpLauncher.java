@@ -4,7 +4,6 @@ import dev.millpond.config.ConfigException;
 import dev.millpond.config.ConfigLoader;
 import dev.millpond.config.MillpondConfig;
 import dev.millpond.includevalues.IncludeValuesSource;
-import dev.millpond.includevalues.KeepFilterSnapshots;
 import dev.millpond.observability.LogExport;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.OtlpLogExport;
@@ -24,10 +23,10 @@ import org.jboss.logging.Logger;
 /**
  * Starts the pump on its own thread once Quarkus (and so the HTTP probes and /metrics) is up, and stops it on SIGTERM.
  *
- * <p>The pump drives the Kafka client directly instead of through a SmallRye Reactive Messaging channel: it needs
- * static {@code assign()} with no group membership, synchronous per-partition commits after the lake write, stale
- * offset recovery before the first poll, and a consume size that shrinks as the buffer fills — none of which a
- * messaging channel's acknowledgement strategies express.
+ * <p>The pump drives the Kafka client directly instead of through a SmallRye Reactive Messaging channel: it flushes on
+ * time even when no record arrives, seeks to start positions computed from the lake after the sink has connected,
+ * keeps Arrow memory and the DuckDB connection on one thread, and shrinks each consume call as the buffer fills
+ * (README, "The design card, accounted for").
  */
 @ApplicationScoped
 public class PumpLauncher {
@@ -77,7 +76,7 @@ public class PumpLauncher {
         MillpondMetrics metrics = new MillpondMetrics(registry, config.pipelineLabel(), config.brokerSource());
         try (IncludeValuesSource source = IncludeValuesSource.create(config.includeValues(), metrics);
              Pipeline pipeline = Pipeline.open(config, metrics, health, extensionDirectory,
-                     source.effectiveSet().map(KeepFilterSnapshots::new))) {
+                     source.effectiveSet())) {
             // Startup step 10, after the sink and Kafka; authoritative mode blocks here until the first poll.
             includeValues = source;
             if (!stopping) {

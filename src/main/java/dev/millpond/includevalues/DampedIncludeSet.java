@@ -1,5 +1,7 @@
 package dev.millpond.includevalues;
 
+import dev.millpond.config.FilterValues;
+
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -26,7 +28,7 @@ import java.util.Set;
  */
 final class DampedIncludeSet {
 
-    private final IncludeValueType type;
+    private final FilterValues.Type type;
     private final Set<Object> pins;
     private final int removalPolls;
     private final Set<Object> managed = new HashSet<>();
@@ -34,14 +36,14 @@ final class DampedIncludeSet {
     private final Map<Object, Integer> absentPolls = new HashMap<>();
     /** The latest accepted poll's values: the endpoint's view for the pin/shadow diff gauges. */
     private Set<Object> lastAccepted;
-    private IncludeSet snapshot;
+    private FilterValues snapshot;
 
-    DampedIncludeSet(IncludeSet pins, int removalPolls) {
+    DampedIncludeSet(FilterValues pins, int removalPolls) {
         if (removalPolls < 1) {
             throw new IllegalArgumentException("removalPolls must be >= 1, got " + removalPolls);
         }
         this.type = pins.type();
-        this.pins = pins.values();
+        this.pins = pins.members();
         this.removalPolls = removalPolls;
         this.snapshot = pins;
     }
@@ -101,12 +103,12 @@ final class DampedIncludeSet {
         if (changed) {
             Set<Object> all = new HashSet<>(pins);
             all.addAll(managed);
-            snapshot = IncludeSet.of(type, all);
+            snapshot = FilterValues.of(type, all);
         }
     }
 
     /** pins ∪ managed; the same instance until membership changes. */
-    IncludeSet snapshot() {
+    FilterValues snapshot() {
         return snapshot;
     }
 

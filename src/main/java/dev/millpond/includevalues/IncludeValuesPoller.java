@@ -1,5 +1,7 @@
 package dev.millpond.includevalues;
 
+import dev.millpond.config.FilterValues;
+
 import dev.millpond.config.IncludeValuesMode;
 import dev.millpond.config.IncludeValuesPolling;
 import dev.millpond.observability.MillpondMetrics;
@@ -24,12 +26,12 @@ final class IncludeValuesPoller {
     private final IncludeValuesPolling polling;
     private final EndpointClient endpoint;
     private final DampedIncludeSet damped;
-    private final AtomicReference<IncludeSet> effective;
+    private final AtomicReference<FilterValues> effective;
     private final MillpondMetrics metrics;
     private final Clock clock;
     private volatile String lastFailure = "no poll yet";
 
-    IncludeValuesPoller(IncludeValuesMode mode, IncludeValuesPolling polling, IncludeSet pins, MillpondMetrics metrics,
+    IncludeValuesPoller(IncludeValuesMode mode, IncludeValuesPolling polling, FilterValues pins, MillpondMetrics metrics,
                         Clock clock) {
         if (mode == IncludeValuesMode.STATIC) {
             throw new IllegalArgumentException("static mode does not poll");
@@ -44,7 +46,7 @@ final class IncludeValuesPoller {
     }
 
     /** The effective set: a volatile read, never blocking. Shadow mode keeps serving the static list. */
-    Supplier<IncludeSet> effectiveSet() {
+    Supplier<FilterValues> effectiveSet() {
         return effective::get;
     }
 

@@ -38,7 +38,7 @@ public final class IncludeValuesSource implements AutoCloseable {
 
     private final IncludeValuesConfig config;
     private final MillpondMetrics metrics;
-    private final Optional<IncludeSet> staticSet;
+    private final Optional<FilterValues> staticSet;
     private final Optional<IncludeValuesPoller> poller;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile ScheduledExecutorService executor;
@@ -47,7 +47,7 @@ public final class IncludeValuesSource implements AutoCloseable {
     IncludeValuesSource(IncludeValuesConfig config, MillpondMetrics metrics, Clock clock) {
         this.config = config;
         this.metrics = metrics;
-        this.staticSet = config.staticValues().map(IncludeValuesSource::staticSet);
+        this.staticSet = config.staticValues().map(FilterSpec::values);
         this.poller = config.polling().map(p -> new IncludeValuesPoller(config.mode(), p, staticSet.orElseThrow(),
                 metrics, clock));
     }
@@ -61,7 +61,7 @@ public final class IncludeValuesSource implements AutoCloseable {
      * The effective allowlist for the keep filter, to read once per poll batch: a volatile read that never blocks.
      * Empty when no keep filter is configured. In static and shadow mode it is the static list, constant.
      */
-    public Optional<Supplier<IncludeSet>> effectiveSet() {
+    public Optional<Supplier<FilterValues>> effectiveSet() {
         if (poller.isPresent()) {
             return Optional.of(poller.get().effectiveSet());
         }
@@ -168,12 +168,6 @@ public final class IncludeValuesSource implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
-    }
-
-    static IncludeSet staticSet(FilterSpec keep) {
-        return keep.values() instanceof FilterValues.Ints ints
-                ? IncludeSet.of(IncludeValueType.INTEGER, ints.values())
-                : IncludeSet.of(IncludeValueType.STRING, ((FilterValues.Strings) keep.values()).values());
     }
 
     private static List<?> pinList(FilterValues pins) {

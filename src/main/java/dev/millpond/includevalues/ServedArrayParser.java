@@ -1,5 +1,7 @@
 package dev.millpond.includevalues;
 
+import dev.millpond.config.FilterValues;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -41,11 +43,11 @@ final class ServedArrayParser {
         if (root.isEmpty()) {
             return ServedValues.empty();
         }
-        IncludeValueType type = null;
+        FilterValues.Type type = null;
         Set<Object> values = new HashSet<>();
         for (JsonNode element : root) {
             Object value = scalar(element);
-            IncludeValueType elementType = IncludeValueType.of(value);
+            FilterValues.Type elementType = FilterValues.Type.of(value);
             if (type == null) {
                 type = elementType;
             } else if (type != elementType) {

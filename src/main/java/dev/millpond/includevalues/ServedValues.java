@@ -1,5 +1,7 @@
 package dev.millpond.includevalues;
 
+import dev.millpond.config.FilterValues;
+
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -10,7 +12,7 @@ import java.util.Set;
  * @param type   the values' type; empty for an empty array, which has none
  * @param values {@link Long}s or {@link String}s, all of {@code type}
  */
-record ServedValues(Optional<IncludeValueType> type, Set<Object> values) {
+record ServedValues(Optional<FilterValues.Type> type, Set<Object> values) {
 
     ServedValues {
         Objects.requireNonNull(type, "type");
@@ -20,7 +22,7 @@ record ServedValues(Optional<IncludeValueType> type, Set<Object> values) {
         }
     }
 
-    static ServedValues of(IncludeValueType type, Object... values) {
+    static ServedValues of(FilterValues.Type type, Object... values) {
         return values.length == 0 ? empty() : new ServedValues(Optional.of(type), Set.copyOf(java.util.Arrays.asList(values)));
     }
 

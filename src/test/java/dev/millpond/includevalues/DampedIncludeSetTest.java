@@ -1,5 +1,7 @@
 package dev.millpond.includevalues;
 
+import dev.millpond.config.FilterValues;
+
 import static dev.millpond.includevalues.PollVerdict.ACCEPTED;
 import static dev.millpond.includevalues.PollVerdict.REFUSED_BULK_REMOVAL;
 import static dev.millpond.includevalues.PollVerdict.REFUSED_EMPTY;
@@ -28,7 +30,7 @@ class DampedIncludeSetTest {
                 Set<Object> removed, int pending) {
     }
 
-    record Scenario(String name, IncludeSet pins, int removalPolls, List<Step> steps) {
+    record Scenario(String name, FilterValues pins, int removalPolls, List<Step> steps) {
         @Override
         public String toString() {
             return name;
@@ -120,7 +122,7 @@ class DampedIncludeSetTest {
             PollOutcome outcome = damped.apply(step.served());
             String at = scenario.name() + ", poll " + i;
             assertThat(outcome.verdict()).as(at).isEqualTo(step.verdict());
-            assertThat(damped.snapshot().values()).as(at).isEqualTo(step.effective());
+            assertThat(damped.snapshot().members()).as(at).isEqualTo(step.effective());
             assertThat(outcome.added()).as(at + " added").isEqualTo(step.added());
             assertThat(outcome.removed()).as(at + " removed").isEqualTo(step.removed());
             assertThat(damped.pendingRemovals()).as(at + " pending").isEqualTo(step.pending());
@@ -130,11 +132,11 @@ class DampedIncludeSetTest {
     @Test
     void theSnapshotInstanceChangesOnlyWithMembership() {
         DampedIncludeSet damped = new DampedIncludeSet(pins(1), 2);
-        IncludeSet initial = damped.snapshot();
+        FilterValues initial = damped.snapshot();
         damped.apply(served(1));
         assertThat(damped.snapshot()).isSameAs(initial);
         damped.apply(served(1, 10));
-        IncludeSet withTen = damped.snapshot();
+        FilterValues withTen = damped.snapshot();
         assertThat(withTen).isNotSameAs(initial);
         damped.apply(served(1));
         assertThat(damped.snapshot()).as("countdown only").isSameAs(withTen);
@@ -170,20 +172,20 @@ class DampedIncludeSetTest {
         return new Step(served, verdict, effective, added, removed, pending);
     }
 
-    static IncludeSet pins(long... values) {
-        return IncludeSet.of(IncludeValueType.INTEGER, set(values));
+    static FilterValues pins(long... values) {
+        return FilterValues.of(FilterValues.Type.INTEGER, set(values));
     }
 
-    static IncludeSet stringPins(String... values) {
-        return IncludeSet.of(IncludeValueType.STRING, Set.of((Object[]) values));
+    static FilterValues stringPins(String... values) {
+        return FilterValues.of(FilterValues.Type.STRING, Set.of((Object[]) values));
     }
 
     static ServedValues served(long... values) {
-        return ServedValues.of(IncludeValueType.INTEGER, set(values).toArray());
+        return ServedValues.of(FilterValues.Type.INTEGER, set(values).toArray());
     }
 
     static ServedValues strings(String... values) {
-        return ServedValues.of(IncludeValueType.STRING, (Object[]) values);
+        return ServedValues.of(FilterValues.Type.STRING, (Object[]) values);
     }
 
     static ServedValues empty() {

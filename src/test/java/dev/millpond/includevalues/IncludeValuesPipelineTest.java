@@ -64,7 +64,7 @@ class IncludeValuesPipelineTest {
         try (IncludeValuesSource source = IncludeValuesSource.create(config.includeValues(), metrics);
              Pipeline pipeline = Pipeline.open(config, metrics, new PumpHealth(),
                      AppProcess.extensionDirectory().toString(), UnaryOperator.identity(), s -> { },
-                     source.effectiveSet().map(KeepFilterSnapshots::new))) {
+                     source.effectiveSet())) {
             source.start(); // authoritative: returns after the first successful poll
             Thread pump = new Thread(pipeline.pump()::run);
             pump.start();

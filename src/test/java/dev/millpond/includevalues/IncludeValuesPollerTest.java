@@ -1,5 +1,7 @@
 package dev.millpond.includevalues;
 
+import dev.millpond.config.FilterValues;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.millpond.config.IncludeValuesAuth;
@@ -48,7 +50,7 @@ class IncludeValuesPollerTest {
     @Test
     void authoritativeSequenceAppliesAdditionsDampsRemovalsAndRefusesBadPolls() throws Exception {
         IncludeValuesPoller poller = poller(IncludeValuesMode.AUTHORITATIVE, polling(endpoint.url(), 3), pins(1, 2));
-        Supplier<IncludeSet> effective = poller.effectiveSet();
+        Supplier<FilterValues> effective = poller.effectiveSet();
         assertEffective(effective, 1, 2);
         assertSeries();
 
@@ -75,7 +77,7 @@ class IncludeValuesPollerTest {
         assertSeries();
 
         endpoint.then(Response.status(503));
-        IncludeSet beforeFailure = effective.get();
+        FilterValues beforeFailure = effective.get();
         assertThat(poll(poller)).as("failure in the middle of the countdown").isFalse();
         assertThat(effective.get()).isSameAs(beforeFailure);
         expected.put("poll_failures_total", 1.0);
@@ -141,8 +143,8 @@ class IncludeValuesPollerTest {
     @Test
     void shadowModeRunsTheSameMachineButNeverChangesTheEffectiveSet() throws Exception {
         IncludeValuesPoller poller = poller(IncludeValuesMode.SHADOW, polling(endpoint.url(), 2), pins(1, 2));
-        Supplier<IncludeSet> effective = poller.effectiveSet();
-        IncludeSet staticSet = effective.get();
+        Supplier<FilterValues> effective = poller.effectiveSet();
+        FilterValues staticSet = effective.get();
         expected.put("pinned", 2.0);
 
         endpoint.thenJson("[1, 3, 4]");
@@ -238,7 +240,7 @@ class IncludeValuesPollerTest {
 
     // ---- helpers ----
 
-    private IncludeValuesPoller poller(IncludeValuesMode mode, IncludeValuesPolling polling, IncludeSet pins) {
+    private IncludeValuesPoller poller(IncludeValuesMode mode, IncludeValuesPolling polling, FilterValues pins) {
         return new IncludeValuesPoller(mode, polling, pins, metrics, clock);
     }
 
@@ -266,11 +268,11 @@ class IncludeValuesPollerTest {
                 Duration.ofSeconds(5), Optional.empty());
     }
 
-    static IncludeSet pins(long... values) {
-        return IncludeSet.of(IncludeValueType.INTEGER, Arrays.stream(values).boxed().toList());
+    static FilterValues pins(long... values) {
+        return FilterValues.of(FilterValues.Type.INTEGER, Arrays.stream(values).boxed().toList());
     }
 
-    private static void assertEffective(Supplier<IncludeSet> effective, long... values) {
+    private static void assertEffective(Supplier<FilterValues> effective, long... values) {
         Set<Long> expectedValues = Arrays.stream(values).boxed().collect(Collectors.toSet());
         assertThat(effective.get().ints()).isEqualTo(expectedValues);
     }

@@ -53,7 +53,7 @@ class IncludeValuesSourceTest {
     void withoutAUrlTheStaticListIsTheEffectiveSetAndTheModeIsStatic() throws Exception {
         source = source(new IncludeValuesConfig(IncludeValuesMode.STATIC, Optional.of(PINS), Optional.empty()));
         source.start();
-        Supplier<IncludeSet> effective = source.effectiveSet().orElseThrow();
+        Supplier<FilterValues> effective = source.effectiveSet().orElseThrow();
         assertThat(effective.get().ints()).isEqualTo(Set.of(1L, 2L));
         assertThat(effective.get()).isSameAs(effective.get());
         assertThat(IncludeValuesSeries.in(registry.scrape(), PIPELINE))
@@ -151,7 +151,7 @@ class IncludeValuesSourceTest {
         endpoint.then(Response.json("[1, 2]"), Response.json("[1, 2, 7]"));
         source = source(authoritative(polling(endpoint.url(), Duration.ofMillis(50), Duration.ofSeconds(5))));
         source.start();
-        Supplier<IncludeSet> effective = source.effectiveSet().orElseThrow();
+        Supplier<FilterValues> effective = source.effectiveSet().orElseThrow();
         awaitTrue("7 admitted", () -> effective.get().ints().contains(7L));
         assertThat(effective.get().ints()).isEqualTo(Set.of(1L, 2L, 7L));
     }

@@ -1,5 +1,7 @@
 package dev.millpond.includevalues;
 
+import dev.millpond.config.FilterValues;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -15,14 +17,14 @@ class ServedArrayParserTest {
     @Test
     void anArrayOfIntegersIsAnIntegerSetWithDuplicatesMerged() throws Exception {
         ServedValues v = parse(" [1, -2, 9223372036854775807, 1] ");
-        assertThat(v.type()).hasValue(IncludeValueType.INTEGER);
+        assertThat(v.type()).hasValue(FilterValues.Type.INTEGER);
         assertThat(v.values()).isEqualTo(Set.of(1L, -2L, 9223372036854775807L));
     }
 
     @Test
     void anArrayOfStringsKeepsTheRawStrings() throws Exception {
         ServedValues v = parse("[\"7\", \" padded \", \"550e8400-e29b-41d4-a716-446655440000\", \"not-a-uuid\"]");
-        assertThat(v.type()).hasValue(IncludeValueType.STRING);
+        assertThat(v.type()).hasValue(FilterValues.Type.STRING);
         assertThat(v.values()).isEqualTo(Set.of("7", " padded ", "550e8400-e29b-41d4-a716-446655440000",
                 "not-a-uuid"));
     }
