@@ -9,6 +9,7 @@ import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.OtlpLogExport;
 import dev.millpond.observability.PumpHealth;
 import dev.millpond.pump.Pump;
+import dev.millpond.sinks.ducklake.IncompatibleCatalogException;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.ShutdownEvent;
@@ -88,6 +89,9 @@ public class PumpLauncher {
             }
             pump.run();
             LOG.info("Pump stopped");
+        } catch (IncompatibleCatalogException e) {
+            LOG.fatal(e.getMessage()); // one line: the cause is DuckLake's refusal, already quoted in it
+            Quarkus.asyncExit(1);
         } catch (Throwable e) {
             LOG.fatal("Fatal error in main loop", e);
             Quarkus.asyncExit(1);

@@ -112,7 +112,7 @@ public final class DuckLakeSink implements Sink {
                 String message = String.valueOf(e.getMessage());
                 boolean race = message.contains("already exists") || CommitContention.isContention(e);
                 if (!race || attempt >= 5) {
-                    throw e;
+                    throw IncompatibleCatalogException.explain(e, c, settings.catalog());
                 }
                 LOG.warnf("ATTACH attempt %d raced another writer initialising the catalog; retrying: %s", attempt,
                         message.lines().findFirst().orElse(""));
