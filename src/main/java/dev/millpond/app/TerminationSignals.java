@@ -1,5 +1,6 @@
 package dev.millpond.app;
 
+import io.quarkus.runtime.LaunchMode;
 import io.quarkus.runtime.Quarkus;
 import org.jboss.logging.Logger;
 import sun.misc.Signal;
@@ -17,6 +18,11 @@ final class TerminationSignals {
     }
 
     static void install() {
+        if (LaunchMode.current() == LaunchMode.DEVELOPMENT) {
+            // quarkus:dev treats an exit as "stopped, wait for a change", so the JVM would outlive SIGTERM and Ctrl-C;
+            // there the JVM's default handling is what a developer wants.
+            return;
+        }
         for (String name : new String[]{"TERM", "INT"}) {
             try {
                 Signal.handle(new Signal(name), signal -> {
