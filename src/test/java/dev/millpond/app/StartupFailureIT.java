@@ -5,11 +5,14 @@ import dev.millpond.testsupport.DuckLakeStack;
 import dev.millpond.testsupport.KafkaBroker;
 import dev.millpond.testsupport.MillpondEnvironment;
 import dev.millpond.testsupport.Services;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -53,6 +56,36 @@ class StartupFailureIT {
             String text = app.logText();
             assertThat(text.lines().filter(l -> l.contains(expected)).count()).as(app.logTail()).isEqualTo(1);
             assertThat(text).as(app.logTail()).doesNotContain("SRCFG");
+        }
+    }
+
+    /** A DuckLake catalog in a newer format than this build's DuckDB supports: one line, non-zero exit, no write. */
+    @Test
+    void aCatalogInANewerFormatStopsStartupWithOneLine() throws Exception {
+        KafkaBroker kafka = Services.kafka();
+        DuckLakeStack lake = Services.newDuckLake();
+        String topic = Services.uniqueName("newer");
+        kafka.createTopic(topic, 1);
+        try (Connection c = lake.openQueryConnection()) {
+            // attaching created the catalog at this build's format
+        }
+        try (Connection catalog = Services.postgres().connect(lake.catalogDatabase());
+             Statement s = catalog.createStatement()) {
+            s.executeUpdate("UPDATE public.ducklake_metadata SET value = '1.0' WHERE key = 'version'");
+        }
+        Path log = Path.of("target", "e2e-logs", "startup-catalog-" + topic + ".log");
+        try (AppProcess app = AppProcess.start(MillpondEnvironment.of(kafka, lake, topic), log)) {
+            assertThat(app.waitForExit(Duration.ofSeconds(90))).as(app.logTail()).isNotZero();
+            String text = app.logText();
+            assertThat(text.lines().filter(l -> l.contains("is format version 1.0 that this build's DuckDB")
+                    && l.contains("nothing was written")).count()).as(app.logTail()).isEqualTo(1);
+            assertThat(text).as(app.logTail()).doesNotContain("Fatal error in main loop");
+        }
+        try (Connection catalog = Services.postgres().connect(lake.catalogDatabase());
+             Statement s = catalog.createStatement();
+             java.sql.ResultSet rs = s.executeQuery("SELECT count(*) FROM public.ducklake_table")) {
+            rs.next();
+            assertThat(rs.getLong(1)).as("no table was created").isZero();
         }
     }
 }
