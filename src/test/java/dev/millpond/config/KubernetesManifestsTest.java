@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.millpond.observability.OtlpLogSettings;
+import dev.millpond.observability.PumpHealth;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -26,8 +27,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class KubernetesManifestsTest {
 
-    /** The app's liveness verdict turns 503 once the loop has not polled for this long. */
-    static final int MAX_POLL_AGE_S = 480;
+    /** The app's liveness verdict turns 503 once the loop has not polled for this long (480 s). */
+    static final int MAX_POLL_AGE_S = (int) PumpHealth.MAX_POLL_AGE_SECONDS;
     /**
      * The longest orderly shutdown: the poll in progress (at most 60 s) and then the final flush's write ladder
      * (three attempts, sleeps up to 1.25 s and 2.5 s) and commit ladder (sleeps 0.5 s and 1 s), budgeted at 60 s.
