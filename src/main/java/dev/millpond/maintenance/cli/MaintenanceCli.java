@@ -1,6 +1,11 @@
 package dev.millpond.maintenance.cli;
 
+import dev.millpond.config.ConfigLoader;
+import dev.millpond.config.DuckLakeConfig;
+import dev.millpond.config.MillpondConfig;
+import dev.millpond.kafka.KafkaClients;
 import dev.millpond.maintenance.Compaction;
+import dev.millpond.maintenance.OffsetsAudit;
 import dev.millpond.maintenance.PushgatewayTiming;
 import dev.millpond.maintenance.QueuedFile;
 import dev.millpond.maintenance.CompactionOptions;
@@ -222,6 +227,28 @@ public final class MaintenanceCli {
             @Option(names = "--max-compacted-files", defaultValue = "2") int maxCompactedFiles) throws Exception {
         positive("--max-compacted-files", maxCompactedFiles);
         return operate("compact-probe", true, (m, s) -> m.compactProbe(table, maxCompactedFiles));
+    }
+
+    @Command(name = "audit", description = "Check the pipeline's offsets in the lake (_millpond_offsets) against "
+            + "the topic: covered ranges, gaps and overlaps between flushes, lag, offsets lost to retention. Reads the "
+            + "pipeline's own configuration (KAFKA_*, DUCKLAKE_*, GROUP_ID); exits 1 on any finding.")
+    int audit() throws Exception {
+        MillpondConfig config = ConfigLoader.load(env);
+        DuckLakeConfig lake = config.ducklake();
+        OffsetsAudit audit = new OffsetsAudit(lake.schema(), lake.table(), config.groupId(), config.topic());
+        MaintenanceSettings settings = MaintenanceSettings.fromEnvironment(env);
+        PushgatewayTiming timing = PushgatewayTiming.start("audit", env);
+        OffsetsAudit.Report report;
+        try (LakeSession session = LakeSession.open(settings, "audit")) {
+            report = audit.run(session.duck(), KafkaClients.adminProperties(config.kafka()),
+                    KafkaClients.consumerProperties(config.kafka(), 500));
+        } catch (Exception e) {
+            timing.finish(false, Optional.empty());
+            throw e;
+        }
+        report.lines().forEach(out::println);
+        timing.finish(true, Optional.empty());
+        return report.clean() ? 0 : 1;
     }
 
     private int envInt(String name, int fallback) {
