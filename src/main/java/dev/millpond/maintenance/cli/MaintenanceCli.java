@@ -13,6 +13,7 @@ import dev.millpond.maintenance.CompactionTier;
 import dev.millpond.maintenance.LakeMaintenance;
 import dev.millpond.maintenance.LakeSession;
 import dev.millpond.maintenance.MaintenanceSettings;
+import org.jboss.logging.Logger;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -35,6 +36,8 @@ import java.util.concurrent.Callable;
                 + "DUCKLAKE_DATA_PATH).")
 public final class MaintenanceCli {
 
+    private static final Logger LOG = Logger.getLogger(MaintenanceCli.class);
+
     private final Map<String, String> env;
     private final PrintWriter out;
 
@@ -50,6 +53,9 @@ public final class MaintenanceCli {
     }
 
     public static void main(String[] args) {
+        // Logs go to stderr through java.util.logging: the jar also carries the JBoss LogManager, which only
+        // Quarkus configures, so left to choose, JBoss Logging would log into an unconfigured manager and print nothing.
+        System.setProperty("org.jboss.logging.provider", "jdk");
         System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tFT%1$tT %4$s [%3$s] %5$s%6$s%n");
         System.exit(run(System.getenv(), new PrintWriter(System.out, true), args));
     }
@@ -72,6 +78,7 @@ public final class MaintenanceCli {
 
     private <T> int operate(String name, boolean destructive, Operation<T> operation) throws Exception {
         MaintenanceSettings settings = MaintenanceSettings.fromEnvironment(env);
+        LOG.infof("millpond %s (maintenance): %s", version(), name);
         if (destructive) {
             out.println(settings.describeTarget());
         }
@@ -249,6 +256,11 @@ public final class MaintenanceCli {
         report.lines().forEach(out::println);
         timing.finish(true, Optional.empty());
         return report.clean() ? 0 : 1;
+    }
+
+    private static String version() {
+        String v = MaintenanceCli.class.getPackage().getImplementationVersion();
+        return v == null ? "(development build)" : v;
     }
 
     private int envInt(String name, int fallback) {
