@@ -66,8 +66,14 @@ public record LakeAttachment(
             return c;
         } catch (SQLException e) {
             c.close();
-            throw e;
+            // DuckDB's ATTACH errors quote the libpq string, password included; logs must not carry it.
+            throw new SQLException(redactPassword(e.getMessage()), e.getSQLState(), e.getErrorCode());
         }
+    }
+
+    static String redactPassword(String message) {
+        return message == null ? null
+                : message.replaceAll("password\\s*=\\s*('(?:[^'\\\\]|\\\\.)*'|\\S+)", "password=***");
     }
 
     /**
