@@ -44,7 +44,7 @@ public final class MaintenanceCli {
     @Option(names = "--verbose", description = "Debug logging")
     boolean verbose;
 
-    @Option(names = "--debug", description = "DuckDB HTTP logging (high overhead)")
+    @Option(names = "--debug", description = "DuckDB HTTP logging (high overhead; DuckDB's enable_http_logging)")
     boolean debug;
 
     public MaintenanceCli(Map<String, String> env, PrintWriter out) {
@@ -77,6 +77,13 @@ public final class MaintenanceCli {
     }
 
     private <T> int operate(String name, boolean destructive, Operation<T> operation) throws Exception {
+        if (verbose) {
+            java.util.logging.Logger root = java.util.logging.Logger.getLogger("");
+            root.setLevel(java.util.logging.Level.FINE);
+            for (java.util.logging.Handler h : root.getHandlers()) {
+                h.setLevel(java.util.logging.Level.FINE);
+            }
+        }
         MaintenanceSettings settings = MaintenanceSettings.fromEnvironment(env);
         LOG.infof("millpond %s (maintenance): %s", version(), name);
         if (destructive) {
@@ -84,6 +91,11 @@ public final class MaintenanceCli {
         }
         PushgatewayTiming timing = PushgatewayTiming.start(name, env);
         try (LakeSession session = LakeSession.open(settings, name)) {
+            if (debug) {
+                try (java.sql.Statement s = session.duck().createStatement()) {
+                    s.execute("SET enable_http_logging = true");
+                }
+            }
             T result = operation.run(new LakeMaintenance(session), settings);
             timing.finish(true, result instanceof Compaction.Result c ? Optional.of(c) : Optional.empty());
             return 0;
