@@ -1,5 +1,6 @@
 package dev.millpond.maintenance;
 
+import dev.millpond.sinks.ducklake.DuckLakeSql;
 import org.jboss.logging.Logger;
 
 import java.lang.management.ManagementFactory;
@@ -39,6 +40,17 @@ public final class LakeSession implements AutoCloseable {
         Connection catalog = openCatalog(settings, purpose);
         try {
             Connection duck = settings.attachment().open();
+            try {
+                // DuckLake runs some statements (the listing behind ducklake_delete_orphaned_files, also used by
+                // CHECKPOINT) in a context of its own, which sees global settings only: without this it lists the
+                // bucket on the default AWS endpoint.
+                for (var s3 : settings.attachment().s3Settings()) {
+                    execute(duck, "SET GLOBAL " + s3.name() + " = " + DuckLakeSql.literal(s3.value()));
+                }
+            } catch (SQLException e) {
+                duck.close();
+                throw e;
+            }
             return new LakeSession(settings, duck, catalog);
         } catch (SQLException | RuntimeException e) {
             catalog.close();
