@@ -18,7 +18,7 @@ import java.util.Set;
 final class CatalogFiles {
 
     /** Base path per table_id, from each table's and schema's newest version. */
-    private static final String TABLE_BASES = "dp AS (SELECT value AS data_path FROM ducklake_metadata "
+    static final String TABLE_BASES = "dp AS (SELECT value AS data_path FROM ducklake_metadata "
             + "WHERE key = 'data_path' AND scope IS NULL), "
             + "sch AS (SELECT DISTINCT ON (schema_id) schema_id, CASE WHEN coalesce(path_is_relative, true) "
             + "THEN dp.data_path || coalesce(path, '') ELSE path END AS base FROM ducklake_schema, dp "

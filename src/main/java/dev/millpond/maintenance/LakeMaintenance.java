@@ -174,7 +174,7 @@ public final class LakeMaintenance {
                     + "starts_with(tbl.base, dp.data_path), now() FROM %1$s d JOIN tbl USING (table_id), dp "
                     + "WHERE NOT EXISTS (SELECT 1 FROM ducklake_files_scheduled_for_deletion x "
                     + "WHERE x.data_file_id = d.%2$s)";
-            String bases = "WITH " + tableBasesSql() + " ";
+            String bases = "WITH " + CatalogFiles.TABLE_BASES + " ";
             s.execute(bases + queue.formatted("_expire_dead_data", "data_file_id"));
             s.execute(bases + queue.formatted("_expire_dead_delete", "delete_file_id"));
             s.execute("DELETE FROM ducklake_file_column_stats WHERE data_file_id IN "
@@ -198,16 +198,6 @@ public final class LakeMaintenance {
         } finally {
             c.setAutoCommit(true);
         }
-    }
-
-    private static String tableBasesSql() {
-        return "dp AS (SELECT value AS data_path FROM ducklake_metadata WHERE key = 'data_path' AND scope IS NULL), "
-                + "sch AS (SELECT DISTINCT ON (schema_id) schema_id, CASE WHEN coalesce(path_is_relative, true) "
-                + "THEN dp.data_path || coalesce(path, '') ELSE path END AS base FROM ducklake_schema, dp "
-                + "ORDER BY schema_id, begin_snapshot DESC), "
-                + "tbl AS (SELECT DISTINCT ON (t.table_id) t.table_id, CASE WHEN coalesce(t.path_is_relative, true) "
-                + "THEN sch.base || coalesce(t.path, '') ELSE t.path END AS base FROM ducklake_table t "
-                + "JOIN sch USING (schema_id) ORDER BY t.table_id, t.begin_snapshot DESC)";
     }
 
     private static long count(Statement s, String table) throws SQLException {

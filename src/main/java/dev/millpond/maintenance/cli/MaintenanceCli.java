@@ -5,14 +5,14 @@ import dev.millpond.config.DuckLakeConfig;
 import dev.millpond.config.MillpondConfig;
 import dev.millpond.kafka.KafkaClients;
 import dev.millpond.maintenance.Compaction;
-import dev.millpond.maintenance.OffsetsAudit;
-import dev.millpond.maintenance.PushgatewayTiming;
-import dev.millpond.maintenance.QueuedFile;
 import dev.millpond.maintenance.CompactionOptions;
 import dev.millpond.maintenance.CompactionTier;
 import dev.millpond.maintenance.LakeMaintenance;
 import dev.millpond.maintenance.LakeSession;
 import dev.millpond.maintenance.MaintenanceSettings;
+import dev.millpond.maintenance.OffsetsAudit;
+import dev.millpond.maintenance.PushgatewayTiming;
+import dev.millpond.maintenance.QueuedFile;
 import org.jboss.logging.Logger;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -22,7 +22,6 @@ import java.io.PrintWriter;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.concurrent.Callable;
 
 /**
  * {@code ducklake-maintenance}: the lake upkeep commands for CronJobs and operators, over the same operations the
@@ -115,7 +114,8 @@ public final class MaintenanceCli {
     @Command(name = "expire", description = "Expire snapshots older than N days (DuckLake's expiry)")
     int expire(@Option(names = "--days", defaultValue = "7") int days, @Option(names = "--dry-run") boolean dryRun)
             throws Exception {
-        return operate("expire", !dryRun, (m, s) -> m.expire(days(days), dryRun));
+        int d = days(days);
+        return operate("expire", !dryRun, (m, s) -> m.expire(d, dryRun));
     }
 
     @Command(name = "expire-snapshots", description = "Postgres-native snapshot expiry in batches")
@@ -130,14 +130,15 @@ public final class MaintenanceCli {
         if (numBatches != null && numBatches < 1) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--num-batches must be >= 1");
         }
-        return operate("expire-snapshots", !dryRun, (m, s) -> m.expireSnapshots(days(days), batchSize, numBatches,
-                dryRun));
+        int d = days(days);
+        return operate("expire-snapshots", !dryRun, (m, s) -> m.expireSnapshots(d, batchSize, numBatches, dryRun));
     }
 
     @Command(name = "cleanup", description = "Delete files scheduled for deletion more than N days ago")
     int cleanup(@Option(names = "--days", defaultValue = "1") int days, @Option(names = "--dry-run") boolean dryRun)
             throws Exception {
-        return operate("cleanup", !dryRun, (m, s) -> m.cleanup(days(days), dryRun));
+        int d = days(days);
+        return operate("cleanup", !dryRun, (m, s) -> m.cleanup(d, dryRun));
     }
 
     @Command(name = "cleanup-all", description = "Delete all files scheduled for deletion (no dry run: there is no "
@@ -149,8 +150,9 @@ public final class MaintenanceCli {
     @Command(name = "maintain", description = "expire + cleanup")
     int maintain(@Option(names = "--days", defaultValue = "7") int days, @Option(names = "--dry-run") boolean dryRun)
             throws Exception {
+        int d = days(days);
         return operate("maintain", !dryRun, (m, s) -> {
-            m.maintain(days(days), dryRun);
+            m.maintain(d, dryRun);
             return null;
         });
     }
