@@ -221,6 +221,42 @@ class CatalogMetricsTest {
         }
     }
 
+    @Test
+    void aQueryRunningLongerThanTheLivenessTimeoutMakesTheDaemonUnhealthy(@TempDir Path dir) throws Exception {
+        Path yaml = dir.resolve("slow.yaml");
+        // Seconds of work on any machine, repeated every second, against a one-second liveness timeout.
+        Files.writeString(yaml, """
+                queries:
+                  - name: slow
+                    sql: SELECT count(*) AS n FROM range(3000000000) t(i) WHERE hash(i) % 7 = 0
+                    interval_seconds: 1
+                """);
+        CatalogMetricsCli cli = new CatalogMetricsCli(ENV, new PrintWriter(new StringWriter()));
+        CommandLine command = new CommandLine(cli);
+        Thread daemon = new Thread(() -> command.execute("--tenant", "d", "--port", "0", "--config", yaml.toString(),
+                "--liveness-timeout-seconds", "1", "--duckdb-memory-limit", "256MB"), "daemon");
+        daemon.start();
+        try {
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (cli.server == null && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            String base = "http://127.0.0.1:" + cli.server.getAddress().getPort();
+            HttpResponse<String> health = get(base + "/-/healthy");
+            while (health.statusCode() == 200 && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+                health = get(base + "/-/healthy");
+            }
+            assertThat(health.statusCode()).isEqualTo(503);
+            assertThat(health.body()).startsWith("unhealthy: a query has been running for");
+            assertThat(gauge(get(base + "/metrics").body(), "ducklake_metrics_liveness_failures_total", "reason",
+                    "in_flight")).isPositive();
+        } finally {
+            cli.stop.countDown();
+            daemon.join(120_000);
+        }
+    }
+
     private static HttpResponse<String> get(String url) throws Exception {
         return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).build(),
                 HttpResponse.BodyHandlers.ofString());
