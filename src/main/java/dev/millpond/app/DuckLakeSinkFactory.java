@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Optional;
 
 /** Translates the validated DuckLake variable group into the sink's settings. */
-final class DuckLakeSinkFactory {
+public final class DuckLakeSinkFactory {
 
     /** Where the image bakes the DuckDB extensions; overridden for dev and tests by MILLPOND_DUCKDB_EXTENSION_DIR. */
     static final String DEFAULT_EXTENSION_DIR = "/opt/millpond/duckdb-extensions";
@@ -21,7 +21,16 @@ final class DuckLakeSinkFactory {
     }
 
     static DuckLakeSinkSettings settings(DuckLakeConfig c, String groupId, String extensionDirectory) {
-        S3Settings s3 = c.s3();
+        List<S3Setting> sets = s3Settings(c.s3());
+        CatalogLocation catalog = new CatalogLocation.Postgres(c.rdsHost(), c.rdsPort(), c.rdsDatabase(),
+                c.rdsUsername(), c.rdsPassword().reveal());
+        return new DuckLakeSinkSettings(c.connection(), catalog, c.dataPath(), c.schema(), c.table(), sets,
+                c.maxRetryCount(), c.memoryLimit(), c.partitionBy(), c.variantColumns().sources(),
+                Path.of(extensionDirectory), c.lakeOffsets() ? Optional.of(groupId) : Optional.empty());
+    }
+
+    /** DUCKDB_S3_* as DuckDB settings; the maintenance tools attach the lake with the same list. */
+    public static List<S3Setting> s3Settings(S3Settings s3) {
         List<S3Setting> sets = new ArrayList<>();
         // The original's order, each only when configured.
         s3.endpoint().ifPresent(v -> sets.add(new S3Setting("s3_endpoint", v)));
@@ -30,10 +39,6 @@ final class DuckLakeSinkFactory {
         s3.useSsl().ifPresent(v -> sets.add(new S3Setting("s3_use_ssl", v)));
         s3.urlStyle().ifPresent(v -> sets.add(new S3Setting("s3_url_style", v)));
         s3.region().ifPresent(v -> sets.add(new S3Setting("s3_region", v)));
-        CatalogLocation catalog = new CatalogLocation.Postgres(c.rdsHost(), c.rdsPort(), c.rdsDatabase(),
-                c.rdsUsername(), c.rdsPassword().reveal());
-        return new DuckLakeSinkSettings(c.connection(), catalog, c.dataPath(), c.schema(), c.table(), sets,
-                c.maxRetryCount(), c.memoryLimit(), c.partitionBy(), c.variantColumns().sources(),
-                Path.of(extensionDirectory), c.lakeOffsets() ? Optional.of(groupId) : Optional.empty());
+        return sets;
     }
 }

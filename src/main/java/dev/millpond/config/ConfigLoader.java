@@ -184,17 +184,22 @@ public final class ConfigLoader {
             }
         });
         Optional<String> memoryLimit = env.optionalNonEmpty("DUCKDB_MEMORY_LIMIT");
-        S3Settings s3 = new S3Settings(
+        S3Settings s3 = s3Settings(env);
+        VariantColumns variantColumns = VariantColumns.parse(env.raw(VariantColumns.VARIABLE));
+        boolean lakeOffsets = env.booleanFlag("MILLPOND_LAKE_OFFSETS", true);
+        return new DuckLakeConfig(table, schema, dataPath, connection, rdsHost, rdsPort, rdsDatabase, rdsUsername,
+                rdsPassword, maxRetryCount, partitionBy, memoryLimit, s3, variantColumns, lakeOffsets);
+    }
+
+    /** DUCKDB_S3_*, shared by the writer and the maintenance tools. */
+    static S3Settings s3Settings(Env env) {
+        return new S3Settings(
                 s3Value(env, "DUCKDB_S3_ENDPOINT", false),
                 s3Required(env, "DUCKDB_S3_ACCESS_KEY_ID", false),
                 Secret.of(s3Required(env, "DUCKDB_S3_SECRET_ACCESS_KEY", true)),
                 s3Value(env, "DUCKDB_S3_USE_SSL", false),
                 s3Value(env, "DUCKDB_S3_URL_STYLE", false),
                 s3Value(env, "DUCKDB_S3_REGION", false));
-        VariantColumns variantColumns = VariantColumns.parse(env.raw(VariantColumns.VARIABLE));
-        boolean lakeOffsets = env.booleanFlag("MILLPOND_LAKE_OFFSETS", true);
-        return new DuckLakeConfig(table, schema, dataPath, connection, rdsHost, rdsPort, rdsDatabase, rdsUsername,
-                rdsPassword, maxRetryCount, partitionBy, memoryLimit, s3, variantColumns, lakeOffsets);
     }
 
     static String safeIdentifier(String variable, String value) {

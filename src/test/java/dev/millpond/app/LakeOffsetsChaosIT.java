@@ -96,6 +96,14 @@ class LakeOffsetsChaosIT {
         assertThat(killed.getOrDefault(KillMoment.BETWEEN_LAKE_AND_KAFKA_COMMIT, 0))
                 .as("kills inside the lake→Kafka window").isPositive();
         assertThat(restartsResumingFromTheLake).as("restarts that skipped a replay thanks to the lake").isPositive();
+        // The offsets audit agrees: each flush's range meets the next, none overlaps, nothing is missing.
+        Map<String, String> auditEnv = new HashMap<>(env);
+        auditEnv.put("MILLPOND_DUCKDB_EXTENSION_DIR", AppProcess.extensionDirectory().toString());
+        java.io.StringWriter report = new java.io.StringWriter();
+        int audit = dev.millpond.maintenance.cli.MaintenanceCli.run(auditEnv, new java.io.PrintWriter(report, true),
+                "audit");
+        System.out.println(report);
+        assertThat(audit).as(report.toString()).isZero();
     }
 
     private static Map<String, String> environment(KafkaBroker kafka, DuckLakeStack lake, String topic) {

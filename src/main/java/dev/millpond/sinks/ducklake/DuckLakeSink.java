@@ -14,14 +14,12 @@ import org.duckdb.DuckDBConnection;
 import org.jboss.logging.Logger;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.stream.Collectors;
 
 /**
@@ -70,60 +68,7 @@ public final class DuckLakeSink implements Sink {
     }
 
     private static Connection open(DuckLakeSinkSettings settings) throws SQLException {
-        Properties props = new Properties();
-        // Extensions come from the image, never from the network (production pods have none to the extension CDN).
-        props.setProperty("extension_directory", settings.extensionDirectory().toString());
-        props.setProperty("autoinstall_known_extensions", "false");
-        props.setProperty("autoload_known_extensions", "false");
-        String target = settings.connection().equals(":memory:") ? "" : settings.connection();
-        Connection c = DriverManager.getConnection("jdbc:duckdb:" + target, props);
-        try {
-            // Loaded before the s3_* settings: with auto-loading off, httpfs must define them first.
-            Jdbc.execute(c, "LOAD httpfs");
-            Jdbc.execute(c, "LOAD ducklake");
-            Jdbc.execute(c, "LOAD postgres");
-            for (DuckLakeSinkSettings.S3Setting s3 : settings.s3Settings()) {
-                Jdbc.execute(c, "SET " + s3.name() + " = " + DuckLakeSql.literal(s3.value()));
-            }
-            Jdbc.execute(c, "SET preserve_insertion_order = false");
-            Jdbc.execute(c, "SET ducklake_max_retry_count = " + settings.maxRetryCount());
-            if (settings.memoryLimit().isPresent()) {
-                Jdbc.execute(c, "SET memory_limit = " + DuckLakeSql.literal(settings.memoryLimit().get()));
-            }
-            attach(c, settings);
-            return c;
-        } catch (SQLException e) {
-            c.close();
-            throw e;
-        }
-    }
-
-    /**
-     * The first ATTACH of a fresh catalog creates DuckLake's metadata tables; pods starting together race on that
-     * and the losers see "already exists" / duplicate-key errors. The winner's tables are then there, so retry.
-     */
-    private static void attach(Connection c, DuckLakeSinkSettings settings) throws SQLException {
-        String sql = DuckLakeSql.attach(settings.catalog(), settings.dataPath());
-        for (int attempt = 1; ; attempt++) {
-            try {
-                Jdbc.execute(c, sql);
-                return;
-            } catch (SQLException e) {
-                String message = String.valueOf(e.getMessage());
-                boolean race = message.contains("already exists") || CommitContention.isContention(e);
-                if (!race || attempt >= 5) {
-                    throw IncompatibleCatalogException.explain(e, c, settings.catalog());
-                }
-                LOG.warnf("ATTACH attempt %d raced another writer initialising the catalog; retrying: %s", attempt,
-                        message.lines().findFirst().orElse(""));
-                try {
-                    Thread.sleep(250L * attempt);
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
-                    throw e;
-                }
-            }
-        }
+        return LakeAttachment.of(settings).open();
     }
 
     @Override

@@ -1,16 +1,16 @@
 package dev.millpond.sinks.ducklake;
 
 /** Quoting for the SQL the DuckLake sink generates. Identifiers reaching here already passed SAFE_IDENTIFIER. */
-final class DuckLakeSql {
+public final class DuckLakeSql {
 
     private DuckLakeSql() {
     }
 
-    static String ident(String name) {
+    public static String ident(String name) {
         return '"' + name.replace("\"", "\"\"") + '"';
     }
 
-    static String literal(String value) {
+    public static String literal(String value) {
         return "'" + value.replace("'", "''") + "'";
     }
 

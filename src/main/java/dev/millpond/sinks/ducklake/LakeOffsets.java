@@ -47,13 +47,15 @@ final class LakeOffsets {
      */
     void ensureTable() throws SQLException {
         String ddl = "CREATE TABLE IF NOT EXISTS " + qualified + " (table_name VARCHAR, group_id VARCHAR, "
-                + "topic VARCHAR, kafka_partition INTEGER, next_offset BIGINT, written_at TIMESTAMPTZ)";
+                + "topic VARCHAR, kafka_partition INTEGER, next_offset BIGINT, written_at TIMESTAMPTZ, "
+                + "first_offset BIGINT)";
         for (int attempt = 1; ; attempt++) {
             try {
                 Jdbc.execute(connection, ddl);
+                ensureFirstOffsetColumn();
                 return;
             } catch (SQLException e) {
-                if (exists()) {
+                if (exists() && hasFirstOffsetColumn()) {
                     LOG.debugf("%s was created concurrently by another writer", qualified);
                     return;
                 }
@@ -62,6 +64,28 @@ final class LakeOffsets {
                     throw new SQLException("Failed to create " + qualified + ": " + e.getMessage(), e);
                 }
                 sleepBeforeRetry(attempt);
+            }
+        }
+    }
+
+    /**
+     * A table created before {@code first_offset} existed gets it added, NULL in its old rows. Each row then records
+     * the range its flush covered, [first_offset, next_offset), so an offsets audit can tell a missing flush from a
+     * long one. Added last, and written by column name, so the old rows and the startup read stay as they were.
+     */
+    private void ensureFirstOffsetColumn() throws SQLException {
+        if (!hasFirstOffsetColumn()) {
+            Jdbc.execute(connection, "ALTER TABLE " + qualified + " ADD COLUMN IF NOT EXISTS first_offset BIGINT");
+        }
+    }
+
+    private boolean hasFirstOffsetColumn() throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement("SELECT 1 FROM information_schema.columns "
+                + "WHERE table_catalog = 'lake' AND table_schema = ? AND table_name = ? AND column_name = 'first_offset'")) {
+            ps.setString(1, schema);
+            ps.setString(2, TABLE);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
             }
         }
     }
@@ -81,9 +105,11 @@ final class LakeOffsets {
     void insert(List<OffsetRange> ranges) throws SQLException {
         String values = ranges.stream()
                 .map(r -> "(" + DuckLakeSql.literal(dataTable) + ", " + DuckLakeSql.literal(groupId) + ", "
-                        + DuckLakeSql.literal(r.topic()) + ", " + r.partition() + ", " + r.next() + ", NOW())")
+                        + DuckLakeSql.literal(r.topic()) + ", " + r.partition() + ", " + r.next() + ", NOW(), "
+                        + r.first() + ")")
                 .collect(Collectors.joining(", "));
-        Jdbc.execute(connection, "INSERT INTO " + qualified + " VALUES " + values);
+        Jdbc.execute(connection, "INSERT INTO " + qualified + " (table_name, group_id, topic, kafka_partition, "
+                + "next_offset, written_at, first_offset) VALUES " + values);
     }
 
     /** partition → next offset, the highest recorded for this table, group and topic; absent where none is left. */

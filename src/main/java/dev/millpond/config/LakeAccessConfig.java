@@ -1,0 +1,45 @@
+package dev.millpond.config;
+
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What the maintenance tools need to reach a lake: the writer's DUCKLAKE_RDS_*, DUCKDB_S3_* and DUCKLAKE_DATA_PATH,
+ * with the writer's rules for each. The tools work catalog-wide, so the table, the topic and the Kafka settings are
+ * not required here.
+ *
+ * @param connection    DUCKLAKE_CONNECTION, default {@code :memory:}
+ * @param maxRetryCount COMPACTION_MAX_RETRY_COUNT, default 200: a long merge commit loses the snapshot-id race to
+ *                      busy writers more often than a flush does
+ * @param memoryLimit   DUCKDB_MEMORY_LIMIT
+ */
+public record LakeAccessConfig(
+        String dataPath,
+        String connection,
+        String rdsHost,
+        String rdsPort,
+        String rdsDatabase,
+        String rdsUsername,
+        Secret rdsPassword,
+        int maxRetryCount,
+        Optional<String> memoryLimit,
+        S3Settings s3) {
+
+    public static LakeAccessConfig fromEnvironment(Map<String, String> vars) {
+        Env env = new Env(vars);
+        String dataPath = env.required("DUCKLAKE_DATA_PATH");
+        String connection = env.orDefaultIfEmpty("DUCKLAKE_CONNECTION", ":memory:");
+        String rdsHost = env.required("DUCKLAKE_RDS_HOST");
+        String rdsPort = env.orDefault("DUCKLAKE_RDS_PORT", "5432");
+        String rdsDatabase = env.orDefault("DUCKLAKE_RDS_DATABASE", "ducklake");
+        String rdsUsername = env.orDefault("DUCKLAKE_RDS_USERNAME", "ducklake");
+        Secret rdsPassword = Secret.of(env.required("DUCKLAKE_RDS_PASSWORD"));
+        int maxRetryCount = env.intKnob("COMPACTION_MAX_RETRY_COUNT", 200);
+        if (maxRetryCount <= 0) {
+            throw new ConfigException("COMPACTION_MAX_RETRY_COUNT must be a positive integer, got " + maxRetryCount);
+        }
+        Optional<String> memoryLimit = env.optionalNonEmpty("DUCKDB_MEMORY_LIMIT");
+        return new LakeAccessConfig(dataPath, connection, rdsHost, rdsPort, rdsDatabase, rdsUsername, rdsPassword,
+                maxRetryCount, memoryLimit, ConfigLoader.s3Settings(env));
+    }
+}

@@ -1,0 +1,41 @@
+package dev.millpond.maintenance;
+
+import dev.millpond.app.DuckLakeSinkFactory;
+import dev.millpond.config.LakeAccessConfig;
+import dev.millpond.sinks.ducklake.CatalogLocation;
+import dev.millpond.sinks.ducklake.LakeAttachment;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * How the maintenance tools reach the lake: the same DuckDB attachment the writer makes (same catalog, data path
+ * and S3 settings, from the same variables) plus a direct Postgres session to the catalog database, which the
+ * advisory lock and the batched catalog statements need.
+ */
+public record MaintenanceSettings(LakeAttachment attachment, CatalogLocation.Postgres catalog, String dataPath) {
+
+    /** Where the image bakes the DuckDB extensions, as for the writer. */
+    static final String DEFAULT_EXTENSION_DIR = "/opt/millpond/duckdb-extensions";
+
+    public static MaintenanceSettings fromEnvironment(Map<String, String> env) {
+        LakeAccessConfig c = LakeAccessConfig.fromEnvironment(env);
+        CatalogLocation.Postgres catalog = new CatalogLocation.Postgres(c.rdsHost(), c.rdsPort(), c.rdsDatabase(),
+                c.rdsUsername(), c.rdsPassword().reveal());
+        String extensions = env.getOrDefault("MILLPOND_DUCKDB_EXTENSION_DIR", DEFAULT_EXTENSION_DIR);
+        LakeAttachment attachment = new LakeAttachment(c.connection(), catalog, c.dataPath(),
+                DuckLakeSinkFactory.s3Settings(c.s3()), c.maxRetryCount(), c.memoryLimit(), Path.of(extensions));
+        return new MaintenanceSettings(attachment, catalog, c.dataPath());
+    }
+
+    /** The line destructive commands print before they touch anything (no password). */
+    public String describeTarget() {
+        return "Target catalog: postgres " + catalog.host() + ":" + catalog.port() + "/" + catalog.database()
+                + " (user " + catalog.user() + "), data path " + dataPath;
+    }
+
+    String jdbcUrl() {
+        return "jdbc:postgresql://" + catalog.host() + ":" + catalog.port() + "/"
+                + java.net.URLEncoder.encode(catalog.database(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,299 @@
+package dev.millpond.maintenance.cli;
+
+import dev.millpond.config.ConfigLoader;
+import dev.millpond.config.DuckLakeConfig;
+import dev.millpond.config.MillpondConfig;
+import dev.millpond.kafka.KafkaClients;
+import dev.millpond.maintenance.Compaction;
+import dev.millpond.maintenance.CompactionOptions;
+import dev.millpond.maintenance.CompactionTier;
+import dev.millpond.maintenance.LakeMaintenance;
+import dev.millpond.maintenance.LakeSession;
+import dev.millpond.maintenance.MaintenanceSettings;
+import dev.millpond.maintenance.OffsetsAudit;
+import dev.millpond.maintenance.PushgatewayTiming;
+import dev.millpond.maintenance.QueuedFile;
+import org.jboss.logging.Logger;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.PrintWriter;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * {@code ducklake-maintenance}: the lake upkeep commands for CronJobs and operators, over the same operations the
+ * scheduled jobs run. It is a plain {@code main} in the application jar, started by {@code tools/ducklake-maintenance}
+ * with the application's class path, rather than Quarkus command mode: the jar's Quarkus entry point must stay the
+ * writer, and a one-shot command needs no CDI container, HTTP server or pump. Exit codes as the original: 0 done,
+ * 1 failed (including "another run holds the lock"), 2 bad arguments.
+ */
+@Command(name = "ducklake-maintenance", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "DuckLake maintenance operations (catalog from DUCKLAKE_RDS_*, objects from DUCKDB_S3_* and "
+                + "DUCKLAKE_DATA_PATH).")
+public final class MaintenanceCli {
+
+    private static final Logger LOG = Logger.getLogger(MaintenanceCli.class);
+
+    private final Map<String, String> env;
+    private final PrintWriter out;
+
+    @Option(names = "--verbose", description = "Debug logging")
+    boolean verbose;
+
+    @Option(names = "--debug", description = "DuckDB HTTP logging (high overhead; DuckDB's enable_http_logging)")
+    boolean debug;
+
+    public MaintenanceCli(Map<String, String> env, PrintWriter out) {
+        this.env = env;
+        this.out = out;
+    }
+
+    public static void main(String[] args) {
+        // Logs go to stderr through java.util.logging: the jar also carries the JBoss LogManager, which only
+        // Quarkus configures, so left to choose, JBoss Logging would log into an unconfigured manager and print nothing.
+        System.setProperty("org.jboss.logging.provider", "jdk");
+        System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tFT%1$tT %4$s [%3$s] %5$s%6$s%n");
+        System.exit(run(System.getenv(), new PrintWriter(System.out, true), args));
+    }
+
+    /** Runs one command and returns its exit code (the tests call this in-process). */
+    public static int run(Map<String, String> env, PrintWriter out, String... args) {
+        CommandLine cli = new CommandLine(new MaintenanceCli(env, out));
+        cli.setOut(out);
+        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            commandLine.getErr().println("ducklake-maintenance " + parseResult.subcommand().commandSpec().name()
+                    + " failed: " + e.getMessage());
+            return 1;
+        });
+        return cli.execute(args);
+    }
+
+    private interface Operation<T> {
+        T run(LakeMaintenance maintenance, MaintenanceSettings settings) throws Exception;
+    }
+
+    private <T> int operate(String name, boolean destructive, Operation<T> operation) throws Exception {
+        if (verbose) {
+            java.util.logging.Logger root = java.util.logging.Logger.getLogger("");
+            root.setLevel(java.util.logging.Level.FINE);
+            for (java.util.logging.Handler h : root.getHandlers()) {
+                h.setLevel(java.util.logging.Level.FINE);
+            }
+        }
+        MaintenanceSettings settings = MaintenanceSettings.fromEnvironment(env);
+        LOG.infof("millpond %s (maintenance): %s", version(), name);
+        if (destructive) {
+            out.println(settings.describeTarget());
+        }
+        PushgatewayTiming timing = PushgatewayTiming.start(name, env);
+        try (LakeSession session = LakeSession.open(settings, name)) {
+            if (debug) {
+                try (java.sql.Statement s = session.duck().createStatement()) {
+                    s.execute("SET enable_http_logging = true");
+                }
+            }
+            T result = operation.run(new LakeMaintenance(session), settings);
+            timing.finish(true, result instanceof Compaction.Result c ? Optional.of(c) : Optional.empty());
+            return 0;
+        } catch (Exception e) {
+            timing.finish(false, Optional.empty());
+            throw e;
+        }
+    }
+
+    private int days(int days) {
+        if (days < 1) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--days must be >= 1");
+        }
+        return days;
+    }
+
+    @Command(name = "expire", description = "Expire snapshots older than N days (DuckLake's expiry)")
+    int expire(@Option(names = "--days", defaultValue = "7") int days, @Option(names = "--dry-run") boolean dryRun)
+            throws Exception {
+        int d = days(days);
+        return operate("expire", !dryRun, (m, s) -> m.expire(d, dryRun));
+    }
+
+    @Command(name = "expire-snapshots", description = "Postgres-native snapshot expiry in batches")
+    int expireSnapshots(@Option(names = "--days", defaultValue = "7") int days,
+            @Option(names = "--batch-size", defaultValue = "1000") int batchSize,
+            @Option(names = "--num-batches") Integer numBatches,
+            @Option(names = "--dry-run") boolean dryRun) throws Exception {
+        if (batchSize < 1 || batchSize > LakeMaintenance.MAX_EXPIRE_BATCH_SIZE) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--batch-size must be between 1 and "
+                    + LakeMaintenance.MAX_EXPIRE_BATCH_SIZE);
+        }
+        if (numBatches != null && numBatches < 1) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--num-batches must be >= 1");
+        }
+        int d = days(days);
+        return operate("expire-snapshots", !dryRun, (m, s) -> m.expireSnapshots(d, batchSize, numBatches, dryRun));
+    }
+
+    @Command(name = "cleanup", description = "Delete files scheduled for deletion more than N days ago")
+    int cleanup(@Option(names = "--days", defaultValue = "1") int days, @Option(names = "--dry-run") boolean dryRun)
+            throws Exception {
+        int d = days(days);
+        return operate("cleanup", !dryRun, (m, s) -> m.cleanup(d, dryRun));
+    }
+
+    @Command(name = "cleanup-all", description = "Delete all files scheduled for deletion (no dry run: there is no "
+            + "preview form; use cleanup --dry-run or fsck --dry-run)")
+    int cleanupAll() throws Exception {
+        return operate("cleanup-all", true, (m, s) -> m.cleanupAll());
+    }
+
+    @Command(name = "maintain", description = "expire + cleanup")
+    int maintain(@Option(names = "--days", defaultValue = "7") int days, @Option(names = "--dry-run") boolean dryRun)
+            throws Exception {
+        int d = days(days);
+        return operate("maintain", !dryRun, (m, s) -> {
+            m.maintain(d, dryRun);
+            return null;
+        });
+    }
+
+    @Command(name = "checkpoint", description = "DuckLake CHECKPOINT (merge + expire + cleanup)")
+    int checkpoint() throws Exception {
+        return operate("checkpoint", true, (m, s) -> {
+            m.checkpoint();
+            return null;
+        });
+    }
+
+    @Command(name = "dedup-deletions", description = "Drop duplicate paths from the deletion queue")
+    int dedupDeletions(@Option(names = "--dry-run") boolean dryRun) throws Exception {
+        return operate("dedup-deletions", !dryRun, (m, s) -> m.dedupDeletions(dryRun));
+    }
+
+    @Command(name = "purge-orphan-stats", description = "Delete the global stats rows of dropped tables")
+    int purgeOrphanStats(@Option(names = "--dry-run") boolean dryRun) throws Exception {
+        return operate("purge-orphan-stats", !dryRun, (m, s) -> m.purgeOrphanStats(dryRun));
+    }
+
+    @Command(name = "find-orphans", description = "List deletion-queue rows whose object no longer exists "
+            + "(data_file_id<TAB>path on stdout)")
+    int findOrphans() throws Exception {
+        return operate("find-orphans", false, (m, s) -> {
+            for (QueuedFile orphan : m.findOrphans()) {
+                out.println(orphan.dataFileId() + "\t" + orphan.storedPath());
+            }
+            return null;
+        });
+    }
+
+    @Command(name = "heal-orphans", description = "Remove deletion-queue rows whose object no longer exists "
+            + "(safety gates B1, B3)")
+    int healOrphans(@Option(names = "--dry-run") boolean dryRun) throws Exception {
+        return operate("heal-orphans", !dryRun, (m, s) -> m.healOrphans(dryRun));
+    }
+
+    @Command(name = "cleanup-all-safe", description = "dedup-deletions + heal-orphans + cleanup-all until clean")
+    int cleanupAllSafe(@Option(names = "--max-iterations", defaultValue = "10") int maxIterations) throws Exception {
+        positive("--max-iterations", maxIterations);
+        return operate("cleanup-all-safe", true, (m, s) -> m.cleanupAllSafe(maxIterations));
+    }
+
+    @Command(name = "fsck", description = "cleanup-all-safe + delete objects no catalog row references")
+    int fsck(@Option(names = "--dry-run") boolean dryRun,
+            @Option(names = "--max-iterations", defaultValue = "10") int maxIterations) throws Exception {
+        positive("--max-iterations", maxIterations);
+        return operate("fsck", !dryRun, (m, s) -> {
+            m.fsck(dryRun, maxIterations);
+            return null;
+        });
+    }
+
+    @Command(name = "orphans", description = "Delete objects under the data path that no catalog row references")
+    int orphans(@Option(names = "--dry-run") boolean dryRun) throws Exception {
+        return operate("orphans", !dryRun, (m, s) -> m.orphans(dryRun));
+    }
+
+    @Command(name = "ensure-indexes", description = "Create the catalog indexes maintenance and commits need")
+    int ensureIndexes(@Option(names = "--dry-run") boolean dryRun) throws Exception {
+        return operate("ensure-indexes", !dryRun, (m, s) -> m.ensureIndexes(dryRun));
+    }
+
+    @Command(name = "compact", description = "Tiered compaction: tier 1 [0, 1 MiB) -> ~5 MiB, tier 2 [1, 10 MiB) -> "
+            + "~32 MiB, tier 3 [10, 64 MiB) -> ~128 MiB")
+    int compact(@Option(names = "--tier", required = true) int tier,
+            @Option(names = "--table", defaultValue = "") String table,
+            @Option(names = "--dry-run") boolean dryRun,
+            @Option(names = "--threads") Integer threads,
+            @Option(names = "--memory-limit") String memoryLimit,
+            @Option(names = "--max-compacted-files") Integer maxCompactedFiles,
+            @Option(names = "--max-outputs-per-call") Integer maxOutputsPerCall) throws Exception {
+        if (tier < 1 || tier > 3) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--tier must be 1, 2 or 3");
+        }
+        CompactionOptions options = new CompactionOptions(CompactionTier.of(tier),
+                table.isBlank() ? Optional.empty() : Optional.of(table), dryRun,
+                positive("--threads", threads != null ? threads : envInt("COMPACTION_THREADS", 2)),
+                memoryLimit != null ? memoryLimit : env.getOrDefault("COMPACTION_MEMORY_LIMIT", "4GB"),
+                positive("--max-compacted-files", maxCompactedFiles != null ? maxCompactedFiles
+                        : envInt("COMPACTION_MAX_FILES", 80)),
+                maxOutputsPerCall != null ? OptionalInt.of(positive("--max-outputs-per-call", maxOutputsPerCall))
+                        : env.containsKey("COMPACTION_MAX_OUTPUTS_PER_CALL")
+                        ? OptionalInt.of(positive("COMPACTION_MAX_OUTPUTS_PER_CALL",
+                        envInt("COMPACTION_MAX_OUTPUTS_PER_CALL", 1))) : OptionalInt.empty());
+        return operate("compact", !dryRun, (m, s) -> m.compact(options));
+    }
+
+    @Command(name = "compact-probe", description = "Merge a few adjacent files of one table")
+    int compactProbe(@Option(names = "--table", required = true) String table,
+            @Option(names = "--max-compacted-files", defaultValue = "2") int maxCompactedFiles) throws Exception {
+        positive("--max-compacted-files", maxCompactedFiles);
+        return operate("compact-probe", true, (m, s) -> m.compactProbe(table, maxCompactedFiles));
+    }
+
+    @Command(name = "audit", description = "Check the pipeline's offsets in the lake (_millpond_offsets) against "
+            + "the topic: covered ranges, gaps and overlaps between flushes, lag, offsets lost to retention. Reads the "
+            + "pipeline's own configuration (KAFKA_*, DUCKLAKE_*, GROUP_ID); exits 1 on any finding.")
+    int audit() throws Exception {
+        MillpondConfig config = ConfigLoader.load(env);
+        DuckLakeConfig lake = config.ducklake();
+        OffsetsAudit audit = new OffsetsAudit(lake.schema(), lake.table(), config.groupId(), config.topic());
+        MaintenanceSettings settings = MaintenanceSettings.fromEnvironment(env);
+        PushgatewayTiming timing = PushgatewayTiming.start("audit", env);
+        OffsetsAudit.Report report;
+        try (LakeSession session = LakeSession.open(settings, "audit")) {
+            report = audit.run(session.duck(), KafkaClients.adminProperties(config.kafka()),
+                    KafkaClients.consumerProperties(config.kafka(), 500));
+        } catch (Exception e) {
+            timing.finish(false, Optional.empty());
+            throw e;
+        }
+        report.lines().forEach(out::println);
+        timing.finish(true, Optional.empty());
+        return report.clean() ? 0 : 1;
+    }
+
+    private static String version() {
+        String v = MaintenanceCli.class.getPackage().getImplementationVersion();
+        return v == null ? "(development build)" : v;
+    }
+
+    private int envInt(String name, int fallback) {
+        String v = env.get(name);
+        if (v == null || v.isBlank()) {
+            return fallback;
+        }
+        try {
+            return Integer.parseInt(v.strip());
+        } catch (NumberFormatException e) {
+            throw new CommandLine.ParameterException(new CommandLine(this), name + " must be an integer, got '" + v
+                    + "'");
+        }
+    }
+
+    private int positive(String name, int value) {
+        if (value < 1) {
+            throw new CommandLine.ParameterException(new CommandLine(this), name + " must be >= 1, got " + value);
+        }
+        return value;
+    }
+}
