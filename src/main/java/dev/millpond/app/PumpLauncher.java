@@ -37,9 +37,11 @@ public class PumpLauncher {
     private static final Logger LOG = Logger.getLogger(PumpLauncher.class);
     /**
      * How long a stop waits for the pump to flush and commit: inside the StatefulSet's 120 s grace period, with room
-     * for the rest of the shutdown, so Kubernetes never has to SIGKILL the pod.
+     * for the rest of the shutdown (the log export gets up to 10 s more), so Kubernetes never has to SIGKILL the pod. MILLPOND_STOP_DEADLINE_S overrides it
+     * for a shorter grace period (and for the test of this path).
      */
-    static final Duration STOP_DEADLINE = Duration.ofSeconds(100);
+    @ConfigProperty(name = "millpond.stop-deadline-s", defaultValue = "90")
+    int stopDeadlineSeconds;
 
     @Inject
     MeterRegistry registry;
@@ -115,7 +117,7 @@ public class PumpLauncher {
         Thread t = thread;
         if (t != null && t != Thread.currentThread()) {
             try {
-                t.join(STOP_DEADLINE.toMillis());
+                t.join(Duration.ofSeconds(Math.max(1, stopDeadlineSeconds)).toMillis());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -123,7 +125,7 @@ public class PumpLauncher {
                 // A step that ignores the stop request (a write hanging on an unresponsive dependency): what landed
                 // is committed, what is in flight is not and will be consumed again on restart.
                 LOG.errorf("The pump did not stop within %ds; exiting without finishing its current step",
-                        STOP_DEADLINE.toSeconds());
+                        Math.max(1, stopDeadlineSeconds));
                 closeLogExport();
                 Runtime.getRuntime().halt(0); // a stop request ends in exit 0, as a failed shutdown flush does
             }

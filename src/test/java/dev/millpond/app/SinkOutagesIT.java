@@ -168,7 +168,99 @@ class SinkOutagesIT {
         assertThat(again.stop(Duration.ofSeconds(120))).isZero();
     }
 
+    @Test
+    void aStopIsBoundedEvenWhileAWriteHangsOnAnUnresponsiveCatalog() throws Exception {
+        kafka.createTopic(topic, PARTITIONS);
+        AppProcess app = start("hang", "MILLPOND_STOP_DEADLINE_S", "10");
+        produce(BATCH);
+        awaitWritten(app, produced);
+        Map<Integer, Long> landed = kafka.committedOffsets(groupId(), topic);
+        assertThat(landed).isEqualTo(kafka.endOffsets(topic));
+
+        catalog.delay(Duration.ofMinutes(10)); // every byte to and from the catalog is held: the next write hangs
+        produce(BATCH);
+        app.await("a flush to start", Duration.ofSeconds(30),
+                () -> app.metric("millpond_records_consumed_total").orElse(0) >= produced);
+        Thread.sleep(3_000);
+
+        long stopping = System.nanoTime();
+        assertThat(app.stop(Duration.ofSeconds(60))).isZero();
+        double seconds = (System.nanoTime() - stopping) / 1e9;
+        System.out.printf("[outages] stop during a hung write took %.1fs (deadline 10s)%n", seconds);
+        assertThat(app.logText()).contains("The pump did not stop within 10s");
+        assertThat(kafka.committedOffsets(groupId(), topic)).as("only what landed is committed").isEqualTo(landed);
+
+        catalog.delay(Duration.ZERO);
+        catalog.resetConnections();
+        AppProcess again = start("hang-2");
+        awaitWritten(again, BATCH);
+        assertExactlyOnce(produced);
+        assertThat(again.stop(Duration.ofSeconds(120))).isZero();
+    }
+
+    @Test
+    void offsetCommitExhaustionExitsNonZeroWithoutASecondWriteAndARestartResumesFromTheLake() throws Exception {
+        kafka.createTopic(topic, PARTITIONS);
+        AppProcess app = start("commit");
+        produce(BATCH);
+        awaitWritten(app, produced);
+        double written = app.metric("millpond_records_written_total").orElse(0);
+
+        // A member of the same consumer group takes it over: Kafka now refuses the pump's (memberless) commits.
+        try (org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]> squatter =
+                     new org.apache.kafka.clients.consumer.KafkaConsumer<>(kafka.consumerConfig(groupId()))) {
+            squatter.subscribe(List.of("unrelated-" + topic));
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (squatter.assignment().isEmpty() && groupMembers() == 0 && System.nanoTime() < deadline) {
+                squatter.poll(Duration.ofMillis(200));
+            }
+            assertThat(groupMembers()).as("the group has an active member").isPositive();
+
+            produce(BATCH);
+            java.util.concurrent.atomic.AtomicInteger exit = new java.util.concurrent.atomic.AtomicInteger(-1);
+            Thread waiter = new Thread(() -> {
+                try {
+                    exit.set(app.waitForExit(Duration.ofSeconds(90)));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            waiter.start();
+            while (waiter.isAlive()) {
+                squatter.poll(Duration.ofMillis(200)); // stays a live member until the app gives up
+            }
+            assertThat(exit.get()).as("offset commit exhausted").isNotZero();
+        }
+        String log = app.logText();
+        assertThat(log).contains("Offset commit failed after 3 attempts");
+        assertThat(countFlushes(log)).as("only the first flush completed").isEqualTo(1);
+        assertThat(log).as("the written rows were not written again").doesNotContain("Write attempt");
+        assertExactlyOnce(produced);
+
+        AppProcess again = start("commit-2");
+        again.await("offsets committed to the end", Duration.ofSeconds(60),
+                () -> kafka.committedOffsets(groupId(), topic).equals(kafka.endOffsets(topic)));
+        assertThat(again.logText()).contains("already written");
+        assertThat(again.metric("millpond_replay_skipped_records_total").orElse(0)).isEqualTo(BATCH);
+        assertThat(again.metric("millpond_records_written_total").orElse(0)).as("nothing written again").isZero();
+        assertExactlyOnce(produced);
+        assertThat(written).isEqualTo(BATCH);
+        assertThat(again.stop(Duration.ofSeconds(120))).isZero();
+    }
+
     // ---- helpers
+
+    private int groupMembers() {
+        try {
+            return kafka.admin().describeConsumerGroups(List.of(groupId())).all().get().get(groupId()).members().size();
+        } catch (Exception e) {
+            return 0;
+        }
+    }
+
+    private static int countFlushes(String log) {
+        return log.split("Flush: ", -1).length - 1;
+    }
 
     private AppProcess start(String name, String... overrides) throws IOException {
         Map<String, String> env = MillpondEnvironment.of(kafka, lake, topic, overrides);
