@@ -26,6 +26,8 @@ final class DuckLakeFailures {
             "terminating connection", "the database system is starting up", "the database system is shutting down",
             "ssl connection has been closed", "broken pipe", "could not send data", "could not receive data",
             "connection to server", "lost synchronization with server", "connection is closed",
+            // a commit that failed and whose rollback could not even be sent: the catalog connection is gone
+            "failed to execute query \"rollback\"",
             // httpfs / the object store
             "could not establish connection", "timed out", "timeout", "http 500", "http 502", "http 503", "http 504",
             "service unavailable", "slow down", "slowdown", "internal server error", "bad gateway",

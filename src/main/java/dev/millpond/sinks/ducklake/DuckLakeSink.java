@@ -50,8 +50,12 @@ public final class DuckLakeSink implements Sink {
     /** Empty when MILLPOND_LAKE_OFFSETS=false: then a flush is a plain INSERT and Kafka alone holds the position. */
     private final Optional<LakeOffsets> offsets;
 
+    private final OrphanedUploads orphans;
+
     private long streamSequence;
     private boolean offsetsTableEnsured;
+    /** When the first failed attempt of the current flush started; 0 while no attempt has failed. */
+    private long failingSinceMillis;
 
     public DuckLakeSink(DuckLakeSinkSettings settings, MillpondMetrics metrics, BufferAllocator allocator) throws SQLException {
         this.metrics = metrics;
@@ -63,6 +67,8 @@ public final class DuckLakeSink implements Sink {
         this.variants = new VariantCompanions(settings.variantSources());
         this.offsets = settings.lakeOffsetsGroupId()
                 .map(group -> new LakeOffsets(connection, settings.schema(), settings.table(), group));
+        this.orphans = new OrphanedUploads(connection, settings.dataPath(), settings.schema(),
+                offsets.isPresent() ? List.of(settings.table(), LakeOffsets.TABLE) : List.of(settings.table()), metrics);
         ensureOffsetsTable();
         LOG.infof("DuckLake attached: catalog=%s data_path=%s table=%s", settings.catalog(), settings.dataPath(),
                 table.qualified());
@@ -127,6 +133,33 @@ public final class DuckLakeSink implements Sink {
 
     @Override
     public long write(FlushBatch batch, int attempt) throws SQLException {
+        long started = System.currentTimeMillis();
+        long written;
+        try {
+            written = writeAttempt(batch, attempt);
+        } catch (SQLException | RuntimeException e) {
+            if (failingSinceMillis == 0) {
+                failingSinceMillis = started;
+            }
+            throw e;
+        }
+        if (failingSinceMillis != 0) {
+            countOrphanedUploads(failingSinceMillis, started);
+            failingSinceMillis = 0;
+        }
+        return written;
+    }
+
+    /** The failed attempts' uploads that no snapshot references; counting them must never fail the flush. */
+    private void countOrphanedUploads(long fromMillis, long toMillis) {
+        try {
+            orphans.countCreatedBetween(fromMillis, toMillis);
+        } catch (SQLException | RuntimeException e) {
+            LOG.debugf("Could not look for orphaned uploads: %s", e.getMessage());
+        }
+    }
+
+    private long writeAttempt(FlushBatch batch, int attempt) throws SQLException {
         if (attempt > 1) {
             forgetCachedState();
             if (alreadyInTheLake(batch)) {

@@ -8,8 +8,10 @@ import dev.millpond.testsupport.Services;
 import org.jboss.logging.Logger;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -49,6 +51,42 @@ class DuckLakeSinkOutageTest {
     @Test
     void anObjectStoreAnswering503IsAnOutageAndNothingHalfWrittenIsReferenced() throws Exception {
         outage((catalog, s3) -> s3.serviceUnavailable(true), (catalog, s3) -> s3.serviceUnavailable(false));
+    }
+
+    @Test
+    void theUploadOfAnAttemptWhoseCommitNeverReachedTheCatalogIsCountedAsAnOrphan() throws Exception {
+        try (SinkFixture f = new SinkFixture();
+             FaultRelay catalog = FaultRelay.start("catalog", Services.postgres().host(), Services.postgres().port());
+             FaultRelay s3 = s3Relay()) {
+            DuckLakeSink sink = f.sink(f.through(catalog, s3, "g"));
+            sink.write(flush(f, 0, 1));
+            FlushBatch second = flush(f, 1, 3);
+            // Uploads crawl, so the catalog can be taken away after the upload started and before the commit.
+            s3.delay(Duration.ofSeconds(2));
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            Thread writer = new Thread(() -> failure.set(catchFailure(() -> sink.write(second, 1))));
+            writer.start();
+            Thread.sleep(1_500);
+            catalog.stop();
+            writer.join(120_000);
+            s3.delay(Duration.ZERO);
+            catalog.start();
+            assertThat(failure.get()).as("the commit could not reach the catalog").isNotNull();
+            assertThat(sink.classify(failure.get()).kind()).as("verdict on [%s]", failure.get().getMessage())
+                    .isEqualTo(WriteFailure.Kind.UNAVAILABLE);
+            List<String> files = f.lake.listDataFiles();
+            List<String> referenced = f.rows("SELECT data_file FROM ducklake_list_files('lake', 'events') UNION ALL "
+                    + "SELECT data_file FROM ducklake_list_files('lake', '_millpond_offsets')");
+            long left = files.stream().filter(k -> referenced.stream().noneMatch(r -> r.endsWith(k))).count();
+            LOG.infof("after the failed attempt: %d files, %d referenced, %d left behind", files.size(),
+                    referenced.size(), left);
+
+            writeUntilLanded(sink, second, 2);
+
+            assertExactlyOnce(f, 3);
+            assertThat(left).as("the failed attempt left its upload").isPositive();
+            assertThat(f.counter("millpond.orphaned.uploads", null, null)).isEqualTo(left);
+        }
     }
 
     private interface Fault {
