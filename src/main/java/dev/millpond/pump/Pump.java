@@ -49,7 +49,6 @@ public final class Pump {
     private final JsonToArrow converter;
     private final BatchUnifier unifier;
     private final RecordStages stages;
-    private final Sink sink;
     private final MillpondMetrics metrics;
     private final PumpHealth health;
     private final LagMonitor lag;
@@ -72,7 +71,6 @@ public final class Pump {
         this.converter = converter;
         this.unifier = unifier;
         this.stages = stages;
-        this.sink = sink;
         this.metrics = metrics;
         this.health = health;
         this.lag = lag;

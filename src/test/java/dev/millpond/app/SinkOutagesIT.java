@@ -248,6 +248,23 @@ class SinkOutagesIT {
         assertThat(again.stop(Duration.ofSeconds(120))).isZero();
     }
 
+    @Test
+    void aRefusedSaslPasswordEndsTheProcessWithoutPrintingIt() throws Exception {
+        try (KafkaBroker secured = KafkaBroker.builder().saslPlainListener(Map.of("millpond", "the-right-one"))
+                .start()) {
+            Map<String, String> env = MillpondEnvironment.of(secured, lake, topic);
+            env.putAll(secrets.environment());
+            env.put("KAFKA_BOOTSTRAP_SERVERS", secured.saslPlaintextBootstrapServers());
+            env.put("KAFKA_CONSUMER_SECURITY_PROTOCOL", "SASL_PLAINTEXT");
+            AppProcess app = AppProcess.start(env, LOGS.resolve(topic + "-sasl.log"));
+            apps.add(app);
+            int exit = app.waitForExit(Duration.ofSeconds(120));
+            assertThat(exit).as("authentication refused").isNotZero();
+            assertThat(app.logText()).containsIgnoringCase("authentication");
+            secrets.assertNoneIn(app.logText(), "the log");
+        }
+    }
+
     // ---- helpers
 
     private int groupMembers() {
