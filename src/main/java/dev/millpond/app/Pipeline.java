@@ -15,7 +15,7 @@ import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.PumpHealth;
 import dev.millpond.pump.Pump;
 import dev.millpond.pump.PumpSettings;
-import dev.millpond.pump.RetryPolicy;
+import dev.millpond.pump.WriteRetry;
 import dev.millpond.sinks.Sink;
 import dev.millpond.sinks.ducklake.DuckLakeSink;
 import dev.millpond.stages.RecordStages;
@@ -54,10 +54,9 @@ public final class Pipeline implements AutoCloseable {
         try {
             BufferAllocator allocator = keep(new RootAllocator());
             BufferAllocator sinkMemory = keep(allocator.newChildAllocator("sink", 0, Long.MAX_VALUE));
-            DuckLakeSink lake = new DuckLakeSink(
+            Sink sink = keep(sinkDecorator.apply(new DuckLakeSink(
                     DuckLakeSinkFactory.settings(config.ducklake(), config.groupId(), extensionDirectory), metrics,
-                    sinkMemory);
-            Sink sink = keep(sinkDecorator.apply(lake));
+                    sinkMemory)));
             health.sinkReady();
             Admin admin = keep(Admin.create(KafkaClients.adminProperties(config.kafka())));
             Properties consumerProperties = KafkaClients.consumerProperties(config.kafka(), config.consumeBatchSize());
@@ -69,11 +68,12 @@ public final class Pipeline implements AutoCloseable {
             Map<Integer, Long> kafkaStarts = StartupOffsets.recoverAndSeed(consumer, admin, assignment,
                     config.autoOffsetReset(), metrics);
             consumer.assign(StartupOffsets.topicPartitions(assignment));
-            if (!lake.recordsOffsets()) {
-                LOG.info("MILLPOND_LAKE_OFFSETS=false: resuming from Kafka's committed offsets only (at-least-once)");
+            Optional<Map<Integer, Long>> lakeOffsets = sink.recordedOffsets(config.topic());
+            if (lakeOffsets.isEmpty()) {
+                LOG.info("The sink records no offsets: resuming from Kafka's committed offsets only (at-least-once)");
             }
-            resumeDecisions = ResumePositions.apply(consumer, admin, assignment, kafkaStarts, lake.recordedOffsets(config.topic()),
-                    config.autoOffsetReset(), metrics);
+            resumeDecisions = ResumePositions.apply(consumer, admin, assignment, kafkaStarts,
+                    lakeOffsets.orElse(Map.of()), config.autoOffsetReset(), metrics);
             health.partitionsAssigned();
             LOG.infof("Assigned partitions %s of %s (%d partitions, ordinal %d of %d), group.id=%s",
                     assignment.partitions(), config.topic(), assignment.partitionCount(), config.ordinal(),
@@ -84,7 +84,8 @@ public final class Pipeline implements AutoCloseable {
                     new JsonToArrow(pumpMemory), new BatchUnifier(pumpMemory),
                     includeSet.map(set -> new RecordStages(config.recordHandling(), set, metrics, pumpMemory))
                             .orElseGet(() -> new RecordStages(config.recordHandling(), metrics, pumpMemory)),
-                    sink, metrics, health, new LagMonitor(admin, assignment, metrics), RetryPolicy.duckLakeWrites(),
+                    sink, metrics, health, new LagMonitor(admin, assignment, metrics),
+                    WriteRetry.duckLakeWrites(config.sinkOutageBudget()),
                     sleeper);
             keep(pump::discardPending);
         } catch (Exception | Error e) {

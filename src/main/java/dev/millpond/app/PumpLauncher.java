@@ -20,6 +20,8 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
+import java.time.Duration;
+
 
 /**
  * Starts the pump on its own thread once Quarkus (and so the HTTP probes and /metrics) is up, and stops it on SIGTERM.
@@ -33,6 +35,13 @@ import org.jboss.logging.Logger;
 public class PumpLauncher {
 
     private static final Logger LOG = Logger.getLogger(PumpLauncher.class);
+    /**
+     * How long a stop waits for the pump to flush and commit: inside the StatefulSet's 120 s grace period, with room
+     * for the rest of the shutdown (the log export gets up to 10 s more), so Kubernetes never has to SIGKILL the pod. MILLPOND_STOP_DEADLINE_S overrides it
+     * for a shorter grace period (and for the test of this path).
+     */
+    @ConfigProperty(name = "millpond.stop-deadline-s", defaultValue = "90")
+    int stopDeadlineSeconds;
 
     @Inject
     MeterRegistry registry;
@@ -112,11 +121,23 @@ public class PumpLauncher {
         Thread t = thread;
         if (t != null && t != Thread.currentThread()) {
             try {
-                t.join();
+                t.join(Duration.ofSeconds(Math.max(1, stopDeadlineSeconds)).toMillis());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+            if (t.isAlive()) {
+                // A step that ignores the stop request (a write hanging on an unresponsive dependency): what landed
+                // is committed, what is in flight is not and will be consumed again on restart.
+                LOG.errorf("The pump did not stop within %ds; exiting without finishing its current step",
+                        Math.max(1, stopDeadlineSeconds));
+                closeLogExport();
+                Runtime.getRuntime().halt(0); // a stop request ends in exit 0, as a failed shutdown flush does
+            }
         }
+        closeLogExport();
+    }
+
+    private void closeLogExport() {
         LogExport export = logExport;
         if (export != null) {
             export.close(); // last, so the shutdown lines above are in the final batch

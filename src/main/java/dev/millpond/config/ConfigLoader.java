@@ -112,6 +112,8 @@ public final class ConfigLoader {
                     + testPauseAfterLakeCommitMs);
         }
 
+        java.time.Duration sinkOutageBudget = sinkOutageBudget(env);
+
         RecordHandlingConfig recordHandling = RECORD_HANDLING.apply(env);
         IncludeValuesConfig includeValues = IncludeValuesConfigParser.parse(env, recordHandling.keep());
 
@@ -121,7 +123,24 @@ public final class ConfigLoader {
         return new MillpondConfig(bootstrapServers, topic, replicaCount, ordinal, podName, destination, groupId,
                 flushSize, flushIntervalMs, fetchMinBytes, fetchMaxWaitMs, consumeBatchSize, statsIntervalMs,
                 autoOffsetReset, brokerSource, httpPort, logLevel, logFormat, destinationConfig, recordHandling, kafka,
-                includeValues, testPauseAfterLakeCommitMs);
+                includeValues, testPauseAfterLakeCommitMs, sinkOutageBudget);
+    }
+
+    static final long DEFAULT_SINK_OUTAGE_BUDGET_S = 300;
+    static final long MAX_SINK_OUTAGE_BUDGET_S = 3600;
+
+    /**
+     * MILLPOND_SINK_OUTAGE_BUDGET_S: how long a flush keeps being retried while the catalog or object store is
+     * unreachable; 0 turns the outage mode off (the short retry ladder only). Capped at an hour: past that a restart
+     * is the better way to surface the outage.
+     */
+    static java.time.Duration sinkOutageBudget(Env env) {
+        long seconds = env.longKnob("MILLPOND_SINK_OUTAGE_BUDGET_S", DEFAULT_SINK_OUTAGE_BUDGET_S);
+        if (seconds < 0 || seconds > MAX_SINK_OUTAGE_BUDGET_S) {
+            throw new ConfigException("MILLPOND_SINK_OUTAGE_BUDGET_S must be between 0 and "
+                    + MAX_SINK_OUTAGE_BUDGET_S + " seconds, got " + seconds);
+        }
+        return java.time.Duration.ofSeconds(seconds);
     }
 
     /** POD_NAME, else HOSTNAME, else {@code millpond-0}; an empty variable counts as unset. */

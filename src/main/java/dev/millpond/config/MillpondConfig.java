@@ -29,6 +29,8 @@ import java.util.Objects;
  * @param includeValues    the dynamic allowlist source (MILLPOND_INCLUDE_VALUES_*)
  * @param testPauseAfterLakeCommitMs MILLPOND_TEST_PAUSE_AFTER_LAKE_COMMIT_MS, test-only, default 0: sleep between
  *                         the lake commit and the Kafka commit so a chaos test can kill the process in that window
+ * @param sinkOutageBudget MILLPOND_SINK_OUTAGE_BUDGET_S, default 300 s: how long a flush is retried while the catalog
+ *                         or the object store is unreachable (0: only the short retry ladder)
  */
 public record MillpondConfig(
         String bootstrapServers,
@@ -53,7 +55,8 @@ public record MillpondConfig(
         RecordHandlingConfig recordHandling,
         KafkaClientConfig kafka,
         IncludeValuesConfig includeValues,
-        long testPauseAfterLakeCommitMs) {
+        long testPauseAfterLakeCommitMs,
+        java.time.Duration sinkOutageBudget) {
 
     public MillpondConfig {
         Objects.requireNonNull(destinationConfig, "destinationConfig");

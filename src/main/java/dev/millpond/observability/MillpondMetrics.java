@@ -294,4 +294,12 @@ public final class MillpondMetrics {
     public void replaySkippedRecords(long n) {
         Counter.builder("millpond.replay.skipped.records").tags(base).register(registry).increment(Math.max(0, n));
     }
+
+    /**
+     * {@code millpond_orphaned_uploads_total}: parquet files that failed write attempts uploaded and no snapshot
+     * references (left for the maintenance orphan cleanup).
+     */
+    public void orphanedUploads(long n) {
+        Counter.builder("millpond.orphaned.uploads").tags(base).register(registry).increment(Math.max(0, n));
+    }
 }

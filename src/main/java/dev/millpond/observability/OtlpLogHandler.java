@@ -33,6 +33,7 @@ final class OtlpLogHandler extends ExtHandler {
 
     OtlpLogHandler(Logger otel) {
         this.otel = otel;
+        setFilter(new RedactingLogFilter());
     }
 
     @Override
@@ -53,7 +54,8 @@ final class OtlpLogHandler extends ExtHandler {
         }
         Throwable thrown = record.getThrown();
         if (thrown != null) {
-            builder.setAttribute(EXCEPTION_TYPE, thrown.getClass().getName());
+            builder.setAttribute(EXCEPTION_TYPE, thrown instanceof RedactedThrowable r ? r.originalType()
+                    : thrown.getClass().getName());
             if (thrown.getMessage() != null) {
                 builder.setAttribute(EXCEPTION_MESSAGE, thrown.getMessage());
             }

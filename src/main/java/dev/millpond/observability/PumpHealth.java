@@ -7,7 +7,8 @@ import java.util.Locale;
 /**
  * What the probes know about the pump. The pump thread writes it; the HTTP threads only read it. Liveness is "a poll
  * returned recently" (480 s, the original's deadline); readiness additionally needs a constructed sink and assigned
- * partitions (decision D8), so a pod never reports ready while it cannot write.
+ * partitions (decision D8), so a pod never reports ready while it cannot write; for the same reason it is not ready
+ * while the pump waits out a catalog or object-store outage, until a write succeeds again.
  */
 @Singleton
 public class PumpHealth {
@@ -19,6 +20,7 @@ public class PumpHealth {
     private volatile long lastFlushNanos = -1;
     private volatile boolean sinkReady;
     private volatile boolean partitionsAssigned;
+    private volatile boolean sinkUnavailable;
 
     public void pollReturned() {
         lastPollNanos = System.nanoTime();
@@ -30,6 +32,16 @@ public class PumpHealth {
 
     public void sinkReady() {
         sinkReady = true;
+    }
+
+    /** A write failed because the catalog or the object store could not be reached. */
+    public void sinkUnavailable() {
+        sinkUnavailable = true;
+    }
+
+    /** A write succeeded. */
+    public void sinkAvailable() {
+        sinkUnavailable = false;
     }
 
     public void partitionsAssigned() {
@@ -45,7 +57,7 @@ public class PumpHealth {
     }
 
     public boolean ready() {
-        return sinkReady && partitionsAssigned && alive();
+        return sinkReady && !sinkUnavailable && partitionsAssigned && alive();
     }
 
     /** The original's probe body after its first word: {@code poll=<x.x>s ago flush=<y.y>s ago|never}. */
@@ -62,6 +74,9 @@ public class PumpHealth {
         }
         if (!partitionsAssigned) {
             return "partitions not assigned";
+        }
+        if (sinkUnavailable) {
+            return "sink unavailable";
         }
         return alive() ? "ready" : "poll stale";
     }

@@ -19,6 +19,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.jboss.logging.Logger;
 
@@ -29,6 +30,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The one loop: consume → JSON → Arrow → accumulate → (size or time) → write → commit offsets. Everything here runs
@@ -39,6 +41,7 @@ public final class Pump {
 
     private static final Logger LOG = Logger.getLogger(Pump.class);
     private static final long HEARTBEAT_NANOS = Duration.ofSeconds(60).toNanos();
+    private static final long HEARTBEAT_POLL_NANOS = Duration.ofSeconds(1).toNanos();
 
     private final PumpSettings settings;
     private final Consumer<byte[], byte[]> consumer;
@@ -46,11 +49,10 @@ public final class Pump {
     private final JsonToArrow converter;
     private final BatchUnifier unifier;
     private final RecordStages stages;
-    private final Sink sink;
     private final MillpondMetrics metrics;
     private final PumpHealth health;
     private final LagMonitor lag;
-    private final RetryPolicy writeRetry;
+    private final WriteLadder writeLadder;
     private final RetryPolicy commitRetry;
     private final Sleeper sleeper;
 
@@ -62,18 +64,17 @@ public final class Pump {
 
     public Pump(PumpSettings settings, Consumer<byte[], byte[]> consumer, JsonToArrow converter, BatchUnifier unifier,
                 RecordStages stages, Sink sink, MillpondMetrics metrics, PumpHealth health, LagMonitor lag,
-                RetryPolicy writeRetry, Sleeper sleeper) {
+                WriteRetry writeRetry, Sleeper sleeper) {
         this.settings = settings;
         this.consumer = consumer;
         this.poller = new AdaptivePoller(consumer);
         this.converter = converter;
         this.unifier = unifier;
         this.stages = stages;
-        this.sink = sink;
         this.metrics = metrics;
         this.health = health;
         this.lag = lag;
-        this.writeRetry = writeRetry;
+        this.writeLadder = new WriteLadder(sink, metrics, health, writeRetry, sleeper);
         this.commitRetry = RetryPolicy.offsetCommits();
         this.sleeper = sleeper;
     }
@@ -86,7 +87,8 @@ public final class Pump {
 
     /**
      * Runs until {@link #requestStop()} (then flushes and returns normally) or until a write or commit exhausts its
-     * retries (then throws {@link PumpFailure} without flushing again: the rows are still in Kafka).
+     * retries (then throws {@link PumpFailure} without flushing again: the rows are still in Kafka). A stop requested
+     * while the sink is unavailable returns without writing or committing that flush.
      */
     public void run() {
         try {
@@ -97,6 +99,11 @@ public final class Pump {
             if (!stopRequested) {
                 throw e;
             }
+        } catch (WriteLadder.Abandoned e) {
+            LOG.warnf("%s: the flush is not written and its offsets are not committed; its records will be consumed"
+                    + " again on restart", e.getMessage());
+            pending.close();
+            return;
         }
         shutdownFlush();
     }
@@ -224,21 +231,32 @@ public final class Pump {
     }
 
     private long writeWithRetry(FlushBatch batch) {
-        for (int attempt = 0; ; attempt++) {
-            try {
-                return sink.write(batch);
-            } catch (Exception e) {
-                ErrorType type = sink.classify(e);
-                metrics.error(type);
-                if (attempt + 1 >= writeRetry.attempts()) {
-                    throw new PumpFailure("Write failed after " + writeRetry.attempts() + " attempts", e);
+        return writeLadder.write(batch, this::waitOutOutage);
+    }
+
+    /**
+     * Waits while the sink is unavailable without consuming anything new (the assignment is paused, so memory stays
+     * at the pending flush), polling all along so the liveness probe stays fresh. A stop request ends the wait.
+     */
+    private boolean waitOutOutage(double seconds) {
+        Set<TopicPartition> assigned = consumer.assignment();
+        consumer.pause(assigned);
+        try {
+            long deadline = System.nanoTime() + (long) (seconds * 1e9);
+            for (long left; !stopRequested && (left = deadline - System.nanoTime()) > 0; ) {
+                try {
+                    consumer.poll(Duration.ofNanos(Math.min(left, HEARTBEAT_POLL_NANOS))); // paused: returns nothing
+                    health.pollReturned();
+                } catch (WakeupException e) {
+                    // requestStop(): the loop condition sees it
+                } catch (KafkaException e) {
+                    metrics.error(ErrorType.KAFKA);
+                    sleeper.sleep(Math.min(1.0, left / 1e9));
                 }
-                double delay = writeRetry.delaySeconds(attempt);
-                LOG.warnf("Write attempt %d/%d failed (%s), retrying in %ss: %s", attempt + 1, writeRetry.attempts(),
-                        type.label(), seconds(delay), e.getMessage());
-                sink.resetCaches();
-                sleeper.sleep(delay);
             }
+            return !stopRequested;
+        } finally {
+            consumer.resume(assigned);
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.millpond.pump;
 
+import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -20,7 +22,15 @@ public record RetryPolicy(int attempts, double baseSeconds, boolean jitter) {
 
     /** Seconds to sleep after failed attempt {@code a} (0-based), before attempt {@code a + 1}. */
     public double delaySeconds(int a) {
+        return delaySeconds(a, Optional.empty());
+    }
+
+    /** As {@link #delaySeconds(int)}, but never less than the dependency's Retry-After hint (itself capped). */
+    public double delaySeconds(int a, Optional<Duration> retryAfter) {
         double d = Math.min(baseSeconds * Math.pow(2, a), CAP_SECONDS);
+        if (retryAfter.isPresent()) {
+            d = Math.max(d, Math.min(retryAfter.get().toMillis() / 1000.0, CAP_SECONDS));
+        }
         if (!jitter) {
             return d;
         }

@@ -1,21 +1,50 @@
 package dev.millpond.sinks;
 
-import dev.millpond.observability.ErrorType;
+import java.util.Map;
+import java.util.Optional;
 
 /**
- * A lake destination. The pump calls {@link #write} with one flush worth of rows and commits Kafka offsets only after
- * it returns; a thrown exception means nothing may be committed.
+ * A lake destination, as the pump sees it. The contract:
+ *
+ * <ul>
+ *   <li>{@link #recordedOffsets} is asked once at startup, before the first poll: where the lake says each partition
+ *       resumes.</li>
+ *   <li>{@link #write} is called with one flush worth of rows; the pump commits Kafka offsets only after it returns.
+ *       A thrown exception means nothing may be committed, and the pump asks {@link #classify} what to do next.</li>
+ *   <li>A failed flush is written again as the same {@link FlushBatch} with the next attempt number. From attempt 2
+ *       on the sink must assume that another writer may have changed the table and that the previous attempt may
+ *       have landed after all (its reply was lost), so it re-reads what it cached and does not land the rows
+ *       twice.</li>
+ * </ul>
+ *
+ * Not thread-safe: one sink per pump thread.
  */
 public interface Sink extends AutoCloseable {
 
-    /** Writes every row of the batch in one lake commit and returns the number of rows the lake accepted. */
-    long write(FlushBatch batch) throws Exception;
+    /**
+     * Per partition of {@code topic}, the next offset after the last record that a flush recorded in the lake, or
+     * empty when this sink does not record offsets (then Kafka's committed offsets alone decide where to resume). A
+     * partition with no recorded offset is absent from the map.
+     */
+    Optional<Map<Integer, Long>> recordedOffsets(String topic) throws Exception;
 
-    /** Forgets cached table and schema state so the next attempt re-reads the catalog (another pod may have changed it). */
-    void resetCaches();
+    /**
+     * Writes every row of the batch in one lake commit and returns the number of rows the lake accepted.
+     *
+     * @param attempt 1 for the first time this flush is written, then 2, 3, … for each retry of the same flush
+     */
+    long write(FlushBatch batch, int attempt) throws Exception;
 
-    /** The {@code millpond_errors_total{type}} label for a failed write, decided where the failure is understood. */
-    ErrorType classify(Throwable failure);
+    /** Writes a flush for the first time: {@code write(batch, 1)}. */
+    default long write(FlushBatch batch) throws Exception {
+        return write(batch, 1);
+    }
+
+    /**
+     * What a failure thrown by {@link #write} means, decided here because only the sink understands its
+     * dependencies' errors. The pump's retry ladder reads nothing but this verdict.
+     */
+    WriteFailure classify(Throwable failure);
 
     @Override
     void close();

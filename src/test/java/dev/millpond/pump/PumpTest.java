@@ -4,11 +4,11 @@ import dev.millpond.app.Pipeline;
 import dev.millpond.config.ConfigLoader;
 import dev.millpond.config.MillpondConfig;
 import dev.millpond.demo.SampleEvents;
-import dev.millpond.observability.ErrorType;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.PumpHealth;
 import dev.millpond.sinks.FlushBatch;
 import dev.millpond.sinks.Sink;
+import dev.millpond.sinks.WriteFailure;
 import dev.millpond.testsupport.AppProcess;
 import dev.millpond.testsupport.DuckDbSql;
 import dev.millpond.testsupport.DuckLakeStack;
@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -58,7 +59,7 @@ class PumpTest {
             runUntil(pipeline, () -> metric("millpond_records_written_total") == 500);
         }
         assertThat(rows()).isEqualTo(500);
-        assertThat(flaky[0].resets.get()).isEqualTo(2);
+        assertThat(flaky[0].attemptNumbers).containsExactly(1, 2, 3);
         assertThat(metric("millpond_errors_total", "type", "ducklake_commit_contention")).isEqualTo(2);
         assertThat(sleeps).hasSize(2);
         assertThat(sleeps.get(0)).isBetween(1.0, 1.25);
@@ -200,7 +201,8 @@ class PumpTest {
         private final int failures;
         private final String message;
         private final AtomicInteger attempts = new AtomicInteger();
-        final AtomicInteger resets = new AtomicInteger();
+        /** The attempt numbers the pump passed, in order. */
+        final List<Integer> attemptNumbers = Collections.synchronizedList(new ArrayList<>());
 
         FlakySink(Sink real, int failures, String message) {
             this.real = real;
@@ -209,21 +211,21 @@ class PumpTest {
         }
 
         @Override
-        public long write(FlushBatch batch) throws Exception {
+        public Optional<Map<Integer, Long>> recordedOffsets(String topic) throws Exception {
+            return real.recordedOffsets(topic);
+        }
+
+        @Override
+        public long write(FlushBatch batch, int attempt) throws Exception {
+            attemptNumbers.add(attempt);
             if (attempts.getAndIncrement() < failures) {
                 throw new SQLException(message);
             }
-            return real.write(batch);
+            return real.write(batch, attempt);
         }
 
         @Override
-        public void resetCaches() {
-            resets.incrementAndGet();
-            real.resetCaches();
-        }
-
-        @Override
-        public ErrorType classify(Throwable failure) {
+        public WriteFailure classify(Throwable failure) {
             return real.classify(failure);
         }
 

@@ -1,7 +1,5 @@
 package dev.millpond.sinks.ducklake;
 
-import dev.millpond.observability.ErrorType;
-
 import java.util.List;
 
 /**
@@ -15,11 +13,6 @@ final class CommitContention {
             "maximum retry count", "duplicate key value", "could not serialize access", "Transaction conflict");
 
     private CommitContention() {
-    }
-
-    /** The {@code errors_total{type}} label of a failed DuckLake write. */
-    static ErrorType errorType(Throwable failure) {
-        return isContention(failure) ? ErrorType.DUCKLAKE_COMMIT_CONTENTION : ErrorType.WRITE_RETRY;
     }
 
     static boolean isContention(Throwable failure) {

@@ -6,6 +6,7 @@ import dev.millpond.observability.SkipReason;
 import dev.millpond.sinks.FlushBatch;
 import dev.millpond.sinks.OffsetRange;
 import dev.millpond.sinks.Sink;
+import dev.millpond.sinks.WriteFailure;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
@@ -47,10 +48,12 @@ public final class DuckLakeSink implements Sink {
     /** Empty when MILLPOND_LAKE_OFFSETS=false: then a flush is a plain INSERT and Kafka alone holds the position. */
     private final Optional<LakeOffsets> offsets;
 
+    private final OrphanedUploads orphans;
+
     private long streamSequence;
     private boolean offsetsTableEnsured;
-    /** Set by {@link #resetCaches()}: the next write is the pump retrying a failed one. */
-    private boolean retrying;
+    /** When the first failed attempt of the current flush started; 0 while no attempt has failed. */
+    private long failingSinceMillis;
 
     public DuckLakeSink(DuckLakeSinkSettings settings, MillpondMetrics metrics, BufferAllocator allocator) throws SQLException {
         this.metrics = metrics;
@@ -62,6 +65,8 @@ public final class DuckLakeSink implements Sink {
         this.variants = new VariantCompanions(settings.variantSources());
         this.offsets = settings.lakeOffsetsGroupId()
                 .map(group -> new LakeOffsets(connection, settings.schema(), settings.table(), group));
+        this.orphans = new OrphanedUploads(connection, settings.dataPath(), settings.schema(),
+                offsets.isPresent() ? List.of(settings.table(), LakeOffsets.TABLE) : List.of(settings.table()), metrics);
         ensureOffsetsTable();
         LOG.infof("DuckLake attached: catalog=%s data_path=%s table=%s", settings.catalog(), settings.dataPath(),
                 table.qualified());
@@ -72,14 +77,42 @@ public final class DuckLakeSink implements Sink {
     }
 
     @Override
-    public long write(FlushBatch batch) throws SQLException {
-        if (retrying && alreadyInTheLake(batch)) {
-            retrying = false;
-            LOG.warnf("The previous attempt's commit of this %d-row flush reached the lake after all; not writing it"
-                    + " again", batch.rows());
-            return batch.rows();
+    public long write(FlushBatch batch, int attempt) throws SQLException {
+        long started = System.currentTimeMillis();
+        long written;
+        try {
+            written = writeAttempt(batch, attempt);
+        } catch (SQLException | RuntimeException e) {
+            if (failingSinceMillis == 0) {
+                failingSinceMillis = started;
+            }
+            throw e;
         }
-        retrying = false;
+        if (failingSinceMillis != 0) {
+            countOrphanedUploads(failingSinceMillis, started);
+            failingSinceMillis = 0;
+        }
+        return written;
+    }
+
+    /** The failed attempts' uploads that no snapshot references; counting them must never fail the flush. */
+    private void countOrphanedUploads(long fromMillis, long toMillis) {
+        try {
+            orphans.countCreatedBetween(fromMillis, toMillis);
+        } catch (SQLException | RuntimeException e) {
+            LOG.debugf("Could not look for orphaned uploads: %s", e.getMessage());
+        }
+    }
+
+    private long writeAttempt(FlushBatch batch, int attempt) throws SQLException {
+        if (attempt > 1) {
+            forgetCachedState();
+            if (alreadyInTheLake(batch)) {
+                LOG.warnf("The previous attempt's commit of this %d-row flush reached the lake after all; not writing"
+                        + " it again", batch.rows());
+                return batch.rows();
+            }
+        }
         List<Field> columns = plannedColumns(batch);
         if (columns.isEmpty()) {
             return 0;
@@ -130,7 +163,7 @@ public final class DuckLakeSink implements Sink {
         }
     }
 
-    /** Creates the offsets table at construction, and again after {@link #resetCaches()} in case it was dropped. */
+    /** Creates the offsets table at construction, and again on a retry in case it was dropped. */
     private void ensureOffsetsTable() throws SQLException {
         if (offsets.isPresent() && !offsetsTableEnsured) {
             offsets.get().ensureTable();
@@ -140,7 +173,7 @@ public final class DuckLakeSink implements Sink {
 
     /**
      * The rows and the offsets they cover in one DuckLake transaction, so one snapshot holds both or neither. Any
-     * failure rolls back and propagates: the pump's retry ladder then resets the caches and writes the flush again.
+     * failure rolls back and propagates: the pump's retry ladder then writes the flush again as the next attempt.
      */
     private long insertWithOffsets(String insertRows, FlushBatch batch) throws SQLException {
         Jdbc.execute(connection, "BEGIN TRANSACTION");
@@ -166,15 +199,11 @@ public final class DuckLakeSink implements Sink {
 
     /**
      * Per partition, the highest next offset that a flush of this table and group.id recorded in the lake; empty
-     * with MILLPOND_LAKE_OFFSETS=false, and without the partitions whose records were all deleted.
+     * with MILLPOND_LAKE_OFFSETS=false. Partitions whose offset rows were all deleted are absent.
      */
-    public Map<Integer, Long> recordedOffsets(String topic) throws SQLException {
-        return offsets.isPresent() ? offsets.get().recorded(topic) : Map.of();
-    }
-
-    /** Whether flushes record their offsets in the lake (MILLPOND_LAKE_OFFSETS). */
-    public boolean recordsOffsets() {
-        return offsets.isPresent();
+    @Override
+    public Optional<Map<Integer, Long>> recordedOffsets(String topic) throws SQLException {
+        return offsets.isPresent() ? Optional.of(offsets.get().recorded(topic)) : Optional.empty();
     }
 
     /** The batch columns that may be sent: D3 drops, then VARIANT companion collisions, each counted. */
@@ -263,16 +292,15 @@ public final class DuckLakeSink implements Sink {
         return Optional.ofNullable(Jdbc.queryString(connection, "SELECT current_setting(" + DuckLakeSql.literal(name) + ")"));
     }
 
-    @Override
-    public void resetCaches() {
+    /** A retry re-reads the catalog: another pod may have changed the table, or an operator dropped a table. */
+    private void forgetCachedState() {
         liveTable.reset();
         offsetsTableEnsured = false;
-        retrying = true;
     }
 
     @Override
-    public ErrorType classify(Throwable failure) {
-        return CommitContention.errorType(failure);
+    public WriteFailure classify(Throwable failure) {
+        return DuckLakeFailures.classify(failure);
     }
 
     @Override

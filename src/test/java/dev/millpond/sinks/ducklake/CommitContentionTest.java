@@ -39,6 +39,6 @@ class CommitContentionTest {
 
     /** What {@link DuckLakeSink#classify} answers. */
     private static ErrorType classify(Throwable t) {
-        return CommitContention.errorType(t);
+        return DuckLakeFailures.classify(t).errorType();
     }
 }

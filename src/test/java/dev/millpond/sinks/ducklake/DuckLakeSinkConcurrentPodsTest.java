@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Three pods (separate DuckDB connections, one catalog) create the same table and evolve it with different new
- * columns at the same time. Whatever DuckLake raises is handled the way the pump does: resetCaches, back off, retry.
+ * columns at the same time. Whatever DuckLake raises is handled the way the pump does: back off, retry as the next attempt.
  */
 class DuckLakeSinkConcurrentPodsTest {
 
@@ -81,7 +81,7 @@ class DuckLakeSinkConcurrentPodsTest {
         return flushes;
     }
 
-    /** The pump's retry ladder in miniature: on failure, reset the sink's caches, back off, try the same flush. */
+    /** The pump's retry ladder in miniature: on failure, back off, try the same flush as the next attempt. */
     private static Callable<Long> pumpLike(DuckLakeSink sink, List<FlushBatch> flushes, CountDownLatch start,
             AtomicInteger retries) {
         return () -> {
@@ -90,15 +90,14 @@ class DuckLakeSinkConcurrentPodsTest {
             for (FlushBatch flush : flushes) {
                 for (int attempt = 1; ; attempt++) {
                     try {
-                        written += sink.write(flush);
+                        written += sink.write(flush, attempt);
                         break;
                     } catch (Exception e) {
                         if (attempt == ATTEMPTS) {
                             throw e;
                         }
                         retries.incrementAndGet();
-                        LOG.infof("attempt %d failed (%s): %s", attempt, sink.classify(e).label(), e.getMessage());
-                        sink.resetCaches();
+                        LOG.infof("attempt %d failed (%s): %s", attempt, sink.classify(e).errorType().label(), e.getMessage());
                         Thread.sleep(50L * attempt);
                     }
                 }

@@ -6,6 +6,7 @@ import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.sinks.FlushBatch;
 import dev.millpond.testsupport.DuckDbExtensions;
 import dev.millpond.testsupport.DuckLakeStack;
+import dev.millpond.testsupport.FaultRelay;
 import dev.millpond.testsupport.Services;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -51,6 +52,24 @@ final class SinkFixture implements AutoCloseable {
                 env.get("DUCKLAKE_RDS_DATABASE"), env.get("DUCKLAKE_RDS_USERNAME"), env.get("DUCKLAKE_RDS_PASSWORD"));
         return new DuckLakeSinkSettings(":memory:", catalog, lake.dataPath(), "main", TABLE, s3, 100, memoryLimit,
                 partitionBy, variants, DuckDbExtensions.directory().toAbsolutePath(), Optional.empty());
+    }
+
+    /**
+     * Settings whose catalog connection and S3 endpoint go through the given relays (offsets recorded for
+     * {@code groupId}), so a test can take either dependency away under a live sink.
+     */
+    DuckLakeSinkSettings through(FaultRelay catalogRelay, FaultRelay s3Relay, String groupId) {
+        DuckLakeSinkSettings s = recordingOffsets(groupId);
+        CatalogLocation.Postgres direct = (CatalogLocation.Postgres) s.catalog();
+        CatalogLocation catalog = new CatalogLocation.Postgres(catalogRelay.host(), String.valueOf(catalogRelay.port()),
+                direct.database(), direct.user(), direct.password());
+        List<DuckLakeSinkSettings.S3Setting> s3 = s.s3Settings().stream()
+                .map(x -> x.name().equals("s3_endpoint") ? new DuckLakeSinkSettings.S3Setting("s3_endpoint",
+                        s3Relay.endpoint()) : x)
+                .toList();
+        return new DuckLakeSinkSettings(s.connection(), catalog, s.dataPath(), s.schema(), s.table(), s3,
+                s.maxRetryCount(), s.memoryLimit(), s.partitionBy(), s.variantSources(), s.extensionDirectory(),
+                s.lakeOffsetsGroupId());
     }
 
     /** Settings whose flushes record their offsets for {@code groupId} in {@code _millpond_offsets}. */
