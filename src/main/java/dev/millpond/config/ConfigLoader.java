@@ -31,16 +31,13 @@ public final class ConfigLoader {
     static final int DEFAULT_HTTP_PORT = 8000;
     static final int MAX_POLL_INTERVAL_MS = 600_000;
 
-    /** One parser per destination group. Hoglake plugs in here when its group is implemented. */
+    /** One parser per destination group. */
     private static final Map<Destination, Function<Env, DestinationConfig>> DESTINATION_GROUPS;
 
     static {
         Map<Destination, Function<Env, DestinationConfig>> m = new EnumMap<>(Destination.class);
         m.put(Destination.DUCKLAKE, ConfigLoader::parseDuckLake);
-        m.put(Destination.HOGLAKE, env -> {
-            throw new ConfigException("MILLPOND_DESTINATION=hoglake: the hoglake destination is not available in this"
-                    + " build yet; use MILLPOND_DESTINATION=ducklake");
-        });
+        m.put(Destination.HOGLAKE, HoglakeConfigParser::parse);
         DESTINATION_GROUPS = m;
     }
 
@@ -86,7 +83,7 @@ public final class ConfigLoader {
         }
         Destination destination = Destination.parse(env.raw("MILLPOND_DESTINATION"));
         if (destination == Destination.HOGLAKE && VariantColumns.parse(env.raw(VariantColumns.VARIABLE)).enabled()) {
-            // Checked before the hoglake group so the operator learns about this mismatch even once hoglake exists.
+            // Checked before the hoglake group, so this mismatch is reported even when other hoglake variables are wrong.
             throw new ConfigException(VariantColumns.VARIABLE + " is DuckLake-only: hoglake has no VARIANT column"
                     + " type; unset it or use MILLPOND_DESTINATION=ducklake");
         }

@@ -2,8 +2,7 @@ package dev.millpond.config;
 
 /**
  * The variable group of the selected destination. Only the selected destination's group is read; the
- * other group's variables are ignored. {@link DuckLakeConfig} is the only implementation in this build;
- * the hoglake group plugs in here (see {@link ConfigLoader}).
+ * other group's variables are ignored: {@link DuckLakeConfig} or {@link HoglakeConfig}.
  */
 public interface DestinationConfig {
     /** Which destination this group configures. */

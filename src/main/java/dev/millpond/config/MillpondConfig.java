@@ -83,6 +83,14 @@ public record MillpondConfig(
         throw new IllegalStateException("MILLPOND_DESTINATION is " + destination.wireName() + ", not ducklake");
     }
 
+    /** The hoglake group; fails if another destination is selected. */
+    public HoglakeConfig hoglake() {
+        if (destinationConfig instanceof HoglakeConfig h) {
+            return h;
+        }
+        throw new IllegalStateException("MILLPOND_DESTINATION is " + destination.wireName() + ", not hoglake");
+    }
+
     /**
      * The GROUP_ID default. The DuckLake form is frozen (changing it loses committed offsets); other
      * destinations carry their name so a shadow deployment cannot share the offset namespace it shadows.

@@ -88,4 +88,37 @@ class StartupFailureIT {
             assertThat(rs.getLong(1)).as("no table was created").isZero();
         }
     }
+
+    static Stream<Arguments> hoglakeEnvironments() {
+        return Stream.of(
+                Arguments.of("HOGLAKE_CATALOG", "Bad", "HOGLAKE_CATALOG 'Bad' is not a valid hoglake catalog name"),
+                Arguments.of("MILLPOND_VARIANT_COLUMNS", "properties", "MILLPOND_VARIANT_COLUMNS is DuckLake-only"),
+                Arguments.of("HOGLAKE_MAX_RETRY_COUNT", "20", "past the 480s liveness deadline"),
+                // A valid hoglake group: validated, then refused until the writer is complete.
+                Arguments.of("HOGLAKE_TABLE", "events", "the hoglake writer is not yet complete in this build"));
+    }
+
+    @ParameterizedTest(name = "hoglake {0}={1}")
+    @MethodSource("hoglakeEnvironments")
+    void hoglakeFailsStartupAfterValidatingItsGroup(String variable, String value, String expected) throws Exception {
+        KafkaBroker kafka = Services.kafka();
+        DuckLakeStack lake = Services.newDuckLake();
+        String topic = Services.uniqueName("hog");
+        kafka.createTopic(topic, 1);
+        Map<String, String> env = MillpondEnvironment.of(kafka, lake, topic, "REPLICA_COUNT", "1",
+                "POD_NAME", "millpond-0");
+        env.put("MILLPOND_DESTINATION", "hoglake");
+        env.put("HOGLAKE_URL", "http://127.0.0.1:9");
+        env.put("HOGLAKE_CATALOG", "millpond");
+        env.put("HOGLAKE_NAMESPACE", "analytics");
+        env.put("HOGLAKE_TABLE", "events");
+        env.put(variable, value);
+        Path log = Path.of("target", "e2e-logs", "startup-hoglake-" + variable + "-" + topic + ".log");
+        try (AppProcess app = AppProcess.start(env, log)) {
+            int code = app.waitForExit(Duration.ofSeconds(90));
+            assertThat(code).as(app.logTail()).isNotZero();
+            assertThat(app.logText().lines().filter(l -> l.contains(expected)).count()).as(app.logTail())
+                    .isEqualTo(1);
+        }
+    }
 }

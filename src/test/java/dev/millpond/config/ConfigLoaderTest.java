@@ -163,8 +163,6 @@ class ConfigLoaderTest {
                 arguments("REPLICA_COUNT", "1", "Ordinal 1 >= REPLICA_COUNT 1"),
                 arguments("REPLICA_COUNT", "-2", "Ordinal 1 >= REPLICA_COUNT -2"),
                 arguments("MILLPOND_DESTINATION", "iceberg", "MILLPOND_DESTINATION must be 'ducklake' or 'hoglake', got 'iceberg'"),
-                arguments("MILLPOND_DESTINATION", "hoglake", "hoglake destination is not available in this build yet"),
-                arguments("MILLPOND_DESTINATION", " HogLake ", "hoglake destination is not available in this build yet"),
                 arguments("FLUSH_SIZE", "", "FLUSH_SIZE must be an integer, got ''"),
                 arguments("FLUSH_SIZE", "100MB", "FLUSH_SIZE must be an integer, got '100MB'"),
                 arguments("FLUSH_SIZE", "99999999999999999999", "FLUSH_SIZE is out of range"),

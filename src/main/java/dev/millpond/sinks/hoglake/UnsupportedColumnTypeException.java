@@ -1,0 +1,8 @@
+package dev.millpond.sinks.hoglake;
+
+/** A column whose type this writer cannot encode: permanent, retrying cannot change the type. */
+public final class UnsupportedColumnTypeException extends RuntimeException {
+    public UnsupportedColumnTypeException(String message) {
+        super(message);
+    }
+}
