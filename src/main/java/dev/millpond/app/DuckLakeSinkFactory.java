@@ -1,6 +1,7 @@
 package dev.millpond.app;
 
 import dev.millpond.config.DuckLakeConfig;
+import dev.millpond.config.LandingLimits;
 import dev.millpond.config.S3Settings;
 import dev.millpond.sinks.ducklake.CatalogLocation;
 import dev.millpond.sinks.ducklake.DuckLakeSinkSettings;
@@ -20,7 +21,8 @@ final class DuckLakeSinkFactory {
     private DuckLakeSinkFactory() {
     }
 
-    static DuckLakeSinkSettings settings(DuckLakeConfig c, String groupId, String extensionDirectory) {
+    static DuckLakeSinkSettings settings(DuckLakeConfig c, String groupId, String extensionDirectory,
+                                         LandingLimits landing) {
         S3Settings s3 = c.s3();
         List<S3Setting> sets = new ArrayList<>();
         // The original's order, each only when configured.
@@ -34,6 +36,6 @@ final class DuckLakeSinkFactory {
                 c.rdsUsername(), c.rdsPassword().reveal());
         return new DuckLakeSinkSettings(c.connection(), catalog, c.dataPath(), c.schema(), c.table(), sets,
                 c.maxRetryCount(), c.memoryLimit(), c.partitionBy(), c.variantColumns().sources(),
-                Path.of(extensionDirectory), c.lakeOffsets() ? Optional.of(groupId) : Optional.empty());
+                Path.of(extensionDirectory), c.lakeOffsets() ? Optional.of(groupId) : Optional.empty(), landing);
     }
 }

@@ -110,7 +110,7 @@ public final class ConfigLoader {
         return new MillpondConfig(bootstrapServers, topic, replicaCount, ordinal, podName, destination, groupId,
                 flushSize, flushIntervalMs, fetchMinBytes, fetchMaxWaitMs, consumeBatchSize, statsIntervalMs,
                 autoOffsetReset, brokerSource, httpPort, logLevel, logFormat, destinationConfig, recordHandling, kafka,
-                includeValues, testPauseAfterLakeCommitMs);
+                includeValues, testPauseAfterLakeCommitMs, LandingLimits.parse(env));
     }
 
     /** POD_NAME, else HOSTNAME, else {@code millpond-0}; an empty variable counts as unset. */

@@ -29,6 +29,7 @@ import java.util.Objects;
  * @param includeValues    the dynamic allowlist source (MILLPOND_INCLUDE_VALUES_*)
  * @param testPauseAfterLakeCommitMs MILLPOND_TEST_PAUSE_AFTER_LAKE_COMMIT_MS, test-only, default 0: sleep between
  *                         the lake commit and the Kafka commit so a chaos test can kill the process in that window
+ * @param landing          the table-width bound and the rejects table (MILLPOND_MAX_*_COLUMNS*, MILLPOND_REJECTS*)
  */
 public record MillpondConfig(
         String bootstrapServers,
@@ -53,7 +54,8 @@ public record MillpondConfig(
         RecordHandlingConfig recordHandling,
         KafkaClientConfig kafka,
         IncludeValuesConfig includeValues,
-        long testPauseAfterLakeCommitMs) {
+        long testPauseAfterLakeCommitMs,
+        LandingLimits landing) {
 
     public MillpondConfig {
         Objects.requireNonNull(destinationConfig, "destinationConfig");

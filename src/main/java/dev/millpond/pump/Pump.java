@@ -13,9 +13,12 @@ import dev.millpond.observability.PumpHealth;
 import dev.millpond.observability.SkipReason;
 import dev.millpond.sinks.FlushBatch;
 import dev.millpond.sinks.OffsetRange;
+import dev.millpond.sinks.RejectedRecord;
 import dev.millpond.sinks.Sink;
+import dev.millpond.stages.ColumnBudget;
 import dev.millpond.stages.RecordStages;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.KafkaException;
@@ -39,6 +42,7 @@ public final class Pump {
 
     private static final Logger LOG = Logger.getLogger(Pump.class);
     private static final long HEARTBEAT_NANOS = Duration.ofSeconds(60).toNanos();
+    private static final long REJECT_WARN_INTERVAL_NANOS = Duration.ofSeconds(10).toNanos();
 
     private final PumpSettings settings;
     private final Consumer<byte[], byte[]> consumer;
@@ -53,6 +57,12 @@ public final class Pump {
     private final RetryPolicy writeRetry;
     private final RetryPolicy commitRetry;
     private final Sleeper sleeper;
+    private final ColumnBudget columnBudget;
+    /** Records that could not become rows, kept for the next flush when the sink stores them. */
+    private final List<RejectedRecord> rejects = new ArrayList<>();
+    private long rejectBytes;
+    private long lastRejectWarnNanos = System.nanoTime() - 2 * REJECT_WARN_INTERVAL_NANOS;
+    private long suppressedRejectWarnings;
 
     private final PendingBuffer pending = new PendingBuffer();
     private final OffsetLedger ledger = new OffsetLedger();
@@ -63,6 +73,16 @@ public final class Pump {
     public Pump(PumpSettings settings, Consumer<byte[], byte[]> consumer, JsonToArrow converter, BatchUnifier unifier,
                 RecordStages stages, Sink sink, MillpondMetrics metrics, PumpHealth health, LagMonitor lag,
                 RetryPolicy writeRetry, Sleeper sleeper) {
+        this(settings, consumer, converter, unifier, stages, sink, metrics, health, lag, writeRetry, sleeper,
+                ColumnBudget.unbounded());
+    }
+
+    /** @param columnBudget the width bound each poll batch is held to before it is buffered */
+    public Pump(PumpSettings settings, Consumer<byte[], byte[]> consumer, JsonToArrow converter, BatchUnifier unifier,
+                RecordStages stages, Sink sink, MillpondMetrics metrics, PumpHealth health, LagMonitor lag,
+                RetryPolicy writeRetry, Sleeper sleeper, ColumnBudget columnBudget) {
+        this.columnBudget = columnBudget;
+        columnBudget.flushed(sink.liveColumns());
         this.settings = settings;
         this.consumer = consumer;
         this.poller = new AdaptivePoller(consumer);
@@ -126,26 +146,29 @@ public final class Pump {
         heartbeat();
 
         List<byte[]> values = new ArrayList<>(records.size());
+        List<ConsumerRecord<byte[], byte[]>> sources = new ArrayList<>(records.size());
         Map<Integer, Integer> consumedPerPartition = new HashMap<>();
         for (ConsumerRecord<byte[], byte[]> record : records) {
             consumedPerPartition.merge(record.partition(), 1, Integer::sum);
             ledger.handled(record.partition(), record.offset());
             if (record.value() != null) {
                 values.add(record.value());
+                sources.add(record);
             }
         }
         consumedPerPartition.forEach(metrics::recordsConsumed);
         if (!values.isEmpty()) {
-            accumulate(values);
+            accumulate(values, sources);
         }
 
         boolean sizeFired = settings.flushSizeBytes() <= 0 ? !records.isEmpty()
-                : pending.bytes() >= settings.flushSizeBytes();
+                : pending.bytes() >= settings.flushSizeBytes()
+                || rejectBytes >= Math.min(settings.flushSizeBytes(), PumpSettings.MAX_PENDING_REJECT_BYTES);
         boolean timeFired = System.nanoTime() - lastFlushNanos >= intervalNanos;
         if (!sizeFired && !timeFired) {
             return;
         }
-        if (pending.records() > 0) {
+        if (pending.records() > 0 || !rejects.isEmpty()) {
             flush(sizeFired ? FlushTrigger.SIZE : FlushTrigger.TIME);
         } else if (!ledger.isEmpty()) {
             // Decision D6: skipped records and tombstones still move the committed offset.
@@ -154,18 +177,30 @@ public final class Pump {
         }
     }
 
-    private void accumulate(List<byte[]> values) {
+    private void accumulate(List<byte[]> values, List<ConsumerRecord<byte[], byte[]>> sources) {
         long t0 = System.nanoTime();
         ConvertedBatch converted = converter.convert(values);
         if (converted.rows() > 0) {
             metrics.arrowConversion((System.nanoTime() - t0) / 1e9);
         }
         metrics.recordsSkipped(SkipReason.JSON_PARSE, values.size() - converted.rows());
+        int[] valueOfRow = setAsideUnparsed(converted, sources);
         VectorSchemaRoot root = converted.root();
         if (root == null) {
             return;
         }
         long nbytes = converted.nbytes();
+        ColumnBudget.Admitted admitted = columnBudget.admit(root);
+        if (admitted.rejectedRows().length > 0) {
+            setAsideTooWide(admitted, valueOfRow, sources);
+        }
+        if (admitted.root() != root) {
+            root = admitted.root();
+            if (root == null) {
+                return;
+            }
+            nbytes = ArrowSizes.nbytes(root);
+        }
         if (!stages.isPerPollBatchNoop()) {
             // coerce → keep → drop; the offsets of filtered-out records stay in the ledger (decision D6)
             root = stages.applyPerPollBatch(root);
@@ -179,6 +214,75 @@ public final class Pump {
         metrics.pendingBytes(pending.bytes());
     }
 
+    /**
+     * Keeps the values that did not parse as rejects and returns, per row of the converted batch, the index of the
+     * value it came from (rows are the values that parsed, in order).
+     */
+    private int[] setAsideUnparsed(ConvertedBatch converted, List<ConsumerRecord<byte[], byte[]>> sources) {
+        int[] valueOfRow = new int[converted.rows()];
+        boolean[] failed = new boolean[sources.size()];
+        for (ConvertedBatch.Failure f : converted.failures()) {
+            failed[f.index()] = true;
+            reject(sources.get(f.index()), SkipReason.JSON_PARSE, f.reason());
+        }
+        if (converted.root() == null) {
+            // Only objects without keys parsed: they make no row, so they are kept with the failures.
+            for (int i = 0; i < sources.size(); i++) {
+                if (!failed[i]) {
+                    reject(sources.get(i), SkipReason.JSON_PARSE, "an object without keys");
+                }
+            }
+            return valueOfRow;
+        }
+        int row = 0;
+        for (int i = 0; i < sources.size() && row < valueOfRow.length; i++) {
+            if (!failed[i]) {
+                valueOfRow[row++] = i;
+            }
+        }
+        return valueOfRow;
+    }
+
+    private void setAsideTooWide(ColumnBudget.Admitted admitted, int[] valueOfRow,
+                                 List<ConsumerRecord<byte[], byte[]>> sources) {
+        int[] rows = admitted.rejectedRows();
+        metrics.recordsSkipped(SkipReason.COLUMN_LIMIT, rows.length);
+        ConsumerRecord<byte[], byte[]> first = sources.get(valueOfRow[rows[0]]);
+        String error = "needs column " + admitted.firstColumn() + " beyond the table's width bound"
+                + " (MILLPOND_MAX_TABLE_COLUMNS / MILLPOND_MAX_NEW_COLUMNS_PER_FLUSH)";
+        for (int r : rows) {
+            reject(sources.get(valueOfRow[r]), SkipReason.COLUMN_LIMIT, error);
+        }
+        warnRejected(first, rows.length, error);
+    }
+
+    private void reject(ConsumerRecord<byte[], byte[]> record, SkipReason reason, String error) {
+        if (!sink.keepsRejects()) {
+            return;
+        }
+        RejectedRecord r = RejectedRecord.of(record.topic(), record.partition(), record.offset(), record.timestamp(),
+                reason.label(), error, record.value(), settings.rejectMaxValueBytes());
+        rejects.add(r);
+        rejectBytes += r.bytes();
+    }
+
+    /** One WARN per 10 s at most, naming where the first set-aside record is; the rest go to DEBUG, counted. */
+    private void warnRejected(ConsumerRecord<byte[], byte[]> first, int count, String error) {
+        long now = System.nanoTime();
+        String where = sink.keepsRejects() ? "kept in the rejects table" : "dropped (MILLPOND_REJECTS=false)";
+        if (now - lastRejectWarnNanos >= REJECT_WARN_INTERVAL_NANOS) {
+            lastRejectWarnNanos = now;
+            LOG.warnf("%d record(s) set aside, %s; first at partition %d offset %d: %s%s", count, where,
+                    first.partition(), first.offset(), error, suppressedRejectWarnings > 0
+                            ? " (" + suppressedRejectWarnings + " similar warning(s) suppressed)" : "");
+            suppressedRejectWarnings = 0;
+        } else {
+            suppressedRejectWarnings++;
+            LOG.debugf("%d record(s) set aside, %s; first at partition %d offset %d: %s", count, where,
+                    first.partition(), first.offset(), error);
+        }
+    }
+
     private void flush(FlushTrigger trigger) {
         long started = System.nanoTime();
         long bytes = pending.bytes();
@@ -186,12 +290,15 @@ public final class Pump {
         long written;
         int columns;
         double writeSeconds;
+        List<RejectedRecord> flushRejects = List.copyOf(rejects);
         try (UnifiedBatches unified = unifier.unify(pending.drain());
-             SortedBatch sorted = new SortedBatch(stages.sortForWrite(unified.batches()))) {
+             SortedBatch sorted = new SortedBatch(unified.batches().isEmpty() ? Optional.empty()
+                     : stages.sortForWrite(unified.batches()))) {
             List<OffsetRange> ranges = ledger.ranges(settings.topic());
             FlushBatch batch = sorted.root()
-                    .map(root -> new FlushBatch(root.getSchema(), List.of(root), records, ranges))
-                    .orElseGet(() -> new FlushBatch(unified.schema(), unified.batches(), records, ranges));
+                    .map(root -> new FlushBatch(root.getSchema(), List.of(root), records, ranges, flushRejects))
+                    .orElseGet(() -> new FlushBatch(unified.schema(), unified.batches(), records, ranges,
+                            flushRejects));
             columns = batch.schema().getFields().size();
             long writeStart = System.nanoTime();
             written = writeWithRetry(batch);
@@ -199,16 +306,23 @@ public final class Pump {
             metrics.flushDuration(writeSeconds);
         }
         Map<Integer, Long> next = ledger.nextOffsets();
+        rejects.clear();
+        rejectBytes = 0;
+        columnBudget.flushed(sink.liveColumns());
         pauseBeforeKafkaCommit();
         commitWithRetry();
+        for (RejectedRecord r : flushRejects) {
+            metrics.recordsRejected(r.reason(), 1);
+        }
 
         metrics.recordsWritten(written);
         metrics.batchFlushed(trigger);
         metrics.flushSize(bytes, records);
         metrics.pendingBytes(0);
         next.forEach(metrics::lastCommittedOffset);
-        LOG.infof("Flush: %d records, %d bytes, %d columns, write=%ss, elapsed=%ss", records, bytes, columns,
-                seconds(writeSeconds), seconds((System.nanoTime() - started) / 1e9));
+        LOG.infof("Flush: %d records, %d bytes, %d columns, write=%ss, elapsed=%ss%s", records, bytes, columns,
+                seconds(writeSeconds), seconds((System.nanoTime() - started) / 1e9),
+                flushRejects.isEmpty() ? "" : ", rejects=" + flushRejects.size());
         lag.maybeRefresh(consumer, next);
         lastFlushNanos = System.nanoTime();
         health.flushed();
@@ -268,7 +382,7 @@ public final class Pump {
     /** Decision D10: the shutdown flush follows the same rules as any flush; a failure is logged, not raised. */
     private void shutdownFlush() {
         try {
-            if (pending.records() > 0) {
+            if (pending.records() > 0 || !rejects.isEmpty()) {
                 LOG.infof("Shutdown: flushing %d pending records", pending.records());
                 flush(FlushTrigger.TIME);
             } else if (!ledger.isEmpty()) {

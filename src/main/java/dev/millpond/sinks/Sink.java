@@ -17,6 +17,19 @@ public interface Sink extends AutoCloseable {
     /** The {@code millpond_errors_total{type}} label for a failed write, decided where the failure is understood. */
     ErrorType classify(Throwable failure);
 
+    /**
+     * Whether the sink stores {@link FlushBatch#rejects()} in the same commit as the rows. When false the pump does
+     * not collect rejects: they are counted and dropped.
+     */
+    default boolean keepsRejects() {
+        return false;
+    }
+
+    /** The destination table's column names as the sink last saw them, so the pump can bound the table's width. */
+    default java.util.List<String> liveColumns() {
+        return java.util.List.of();
+    }
+
     @Override
     void close();
 }

@@ -48,6 +48,8 @@ public final class DuckLakeSink implements Sink {
     private final VariantCompanions variants;
     /** Empty when MILLPOND_LAKE_OFFSETS=false: then a flush is a plain INSERT and Kafka alone holds the position. */
     private final Optional<LakeOffsets> offsets;
+    /** Empty when MILLPOND_REJECTS=false: then a flush's rejects are counted and dropped, as before. */
+    private final Optional<LakeRejects> rejects;
 
     private long streamSequence;
     private boolean offsetsTableEnsured;
@@ -60,10 +62,12 @@ public final class DuckLakeSink implements Sink {
         this.connection = open(settings);
         this.duck = connection.unwrap(DuckDBConnection.class);
         this.table = new LakeTable(connection, settings.schema(), settings.table(), settings.maxRetryCount());
-        this.liveTable = new LiveTable(table, metrics, settings.partitionBy());
+        this.liveTable = new LiveTable(table, metrics, settings.partitionBy(), settings.landing().maxTableColumns());
         this.variants = new VariantCompanions(settings.variantSources());
         this.offsets = settings.lakeOffsetsGroupId()
                 .map(group -> new LakeOffsets(connection, settings.schema(), settings.table(), group));
+        this.rejects = settings.landing().rejects()
+                ? Optional.of(new LakeRejects(connection, settings.schema(), settings.table())) : Optional.empty();
         ensureOffsetsTable();
         LOG.infof("DuckLake attached: catalog=%s data_path=%s table=%s", settings.catalog(), settings.dataPath(),
                 table.qualified());
@@ -135,8 +139,12 @@ public final class DuckLakeSink implements Sink {
             return batch.rows();
         }
         retrying = false;
-        List<Field> columns = plannedColumns(batch);
+        List<Field> columns = batch.batches().isEmpty() ? List.of() : plannedColumns(batch);
         if (columns.isEmpty()) {
+            if (hasRejectsToKeep(batch)) {
+                ensureOffsetsTable();
+                inOneCommit(null, batch);
+            }
             return 0;
         }
         liveTable.ensure(columns);
@@ -152,10 +160,14 @@ public final class DuckLakeSink implements Sink {
                 + ", NOW() AS _inserted_at";
         String insert = "INSERT INTO " + table.qualified() + " BY NAME (SELECT " + select + " FROM ";
         ensureOffsetsTable();
-        if (offsets.isEmpty() || batch.ranges().isEmpty()) {
+        if ((offsets.isEmpty() || batch.ranges().isEmpty()) && !hasRejectsToKeep(batch)) {
             return withStream(batch, stream -> Jdbc.update(connection, insert + stream + ")"));
         }
-        return withStream(batch, stream -> insertWithOffsets(insert + stream + ")", batch));
+        return withStream(batch, stream -> inOneCommit(insert + stream + ")", batch));
+    }
+
+    private boolean hasRejectsToKeep(FlushBatch batch) {
+        return rejects.isPresent() && !batch.rejects().isEmpty();
     }
 
     /**
@@ -185,23 +197,37 @@ public final class DuckLakeSink implements Sink {
         }
     }
 
-    /** Creates the offsets table at construction, and again after {@link #resetCaches()} in case it was dropped. */
+    /**
+     * Creates the offsets and rejects tables at construction, and again after {@link #resetCaches()} in case they
+     * were dropped.
+     */
     private void ensureOffsetsTable() throws SQLException {
-        if (offsets.isPresent() && !offsetsTableEnsured) {
-            offsets.get().ensureTable();
+        if (!offsetsTableEnsured) {
+            if (offsets.isPresent()) {
+                offsets.get().ensureTable();
+            }
+            if (rejects.isPresent()) {
+                rejects.get().ensureTable();
+            }
             offsetsTableEnsured = true;
         }
     }
 
     /**
-     * The rows and the offsets they cover in one DuckLake transaction, so one snapshot holds both or neither. Any
-     * failure rolls back and propagates: the pump's retry ladder then resets the caches and writes the flush again.
+     * The rows ({@code insertRows}, null when the flush has none), the records set aside as rejects and the offsets
+     * they all cover in one DuckLake transaction, so one snapshot holds all of them or none. Any failure rolls back
+     * and propagates: the pump's retry ladder then resets the caches and writes the flush again.
      */
-    private long insertWithOffsets(String insertRows, FlushBatch batch) throws SQLException {
+    private long inOneCommit(String insertRows, FlushBatch batch) throws SQLException {
         Jdbc.execute(connection, "BEGIN TRANSACTION");
         try {
-            long rows = Jdbc.update(connection, insertRows);
-            offsets.orElseThrow().insert(batch.ranges());
+            long rows = insertRows == null ? 0 : Jdbc.update(connection, insertRows);
+            if (hasRejectsToKeep(batch)) {
+                rejects.orElseThrow().insert(batch.rejects());
+            }
+            if (offsets.isPresent() && !batch.ranges().isEmpty()) {
+                offsets.get().insert(batch.ranges());
+            }
             Jdbc.execute(connection, "COMMIT");
             return rows;
         } catch (SQLException | RuntimeException e) {
@@ -225,6 +251,23 @@ public final class DuckLakeSink implements Sink {
      */
     public Map<Integer, Long> recordedOffsets(String topic) throws SQLException {
         return offsets.isPresent() ? offsets.get().recorded(topic) : Map.of();
+    }
+
+    /** Whether flushes keep their rejected records in {@code _millpond_rejects} (MILLPOND_REJECTS). */
+    @Override
+    public boolean keepsRejects() {
+        return rejects.isPresent();
+    }
+
+    /** The live table's column names as last read (empty before the table exists); empty if the catalog is unreachable. */
+    @Override
+    public List<String> liveColumns() {
+        try {
+            return liveTable.schema().byFoldedName().values().stream().map(LiveSchema.LiveColumn::name).toList();
+        } catch (SQLException e) {
+            LOG.debugf("Could not read the live schema: %s", e.getMessage());
+            return List.of();
+        }
     }
 
     /** Whether flushes record their offsets in the lake (MILLPOND_LAKE_OFFSETS). */
