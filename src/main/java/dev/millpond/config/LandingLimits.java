@@ -14,7 +14,7 @@ package dev.millpond.config;
 public record LandingLimits(int maxTableColumns, int maxNewColumnsPerFlush, boolean rejects, int rejectMaxValueBytes) {
 
     public static final int DEFAULT_MAX_TABLE_COLUMNS = 1000;
-    public static final int DEFAULT_MAX_NEW_COLUMNS_PER_FLUSH = 500;
+    public static final int DEFAULT_MAX_NEW_COLUMNS_PER_FLUSH = 100;
     public static final int DEFAULT_REJECT_MAX_VALUE_BYTES = 65_536;
 
     public static final LandingLimits DEFAULTS = new LandingLimits(DEFAULT_MAX_TABLE_COLUMNS,
