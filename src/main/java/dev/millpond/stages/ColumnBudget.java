@@ -2,6 +2,7 @@ package dev.millpond.stages;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -63,25 +64,31 @@ public final class ColumnBudget {
      */
     public Admitted admit(VectorSchemaRoot root) {
         List<Field> fields = root.getSchema().getFields();
+        int rows = root.getRowCount();
+        List<Integer> candidates = new ArrayList<>();
+        for (int c = 0; c < fields.size(); c++) {
+            if (!known.contains(fold(fields.get(c).getName()))) {
+                candidates.add(c);
+            }
+        }
+        // When not every new column fits, the ones most records of the batch need go first: a burst of one-off keys
+        // must not take the places of a key that many records share. Ties keep first-appearance order.
+        candidates.sort(Comparator.comparingInt((Integer c) -> root.getVector(c).getNullCount()));
         List<Integer> added = new ArrayList<>();
         List<Integer> overflow = new ArrayList<>();
-        for (int c = 0; c < fields.size(); c++) {
+        for (int c : candidates) {
             String name = fold(fields.get(c).getName());
-            if (known.contains(name)) {
-                continue;
-            }
-            if (known.size() < maxTableColumns && addedThisFlush < maxNewColumnsPerFlush) {
+            if (!known.contains(name) && known.size() < maxTableColumns && addedThisFlush < maxNewColumnsPerFlush) {
                 known.add(name);
                 addedThisFlush++;
                 added.add(c);
-            } else {
+            } else if (!known.contains(name)) {
                 overflow.add(c);
             }
         }
         if (overflow.isEmpty()) {
             return new Admitted(root, new int[0], null);
         }
-        int rows = root.getRowCount();
         boolean[] rejected = new boolean[rows];
         String firstOverflowing = null;
         for (int c : overflow) {
