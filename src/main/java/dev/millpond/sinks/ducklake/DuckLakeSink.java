@@ -5,10 +5,12 @@ import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.SkipReason;
 import dev.millpond.sinks.FlushBatch;
 import dev.millpond.sinks.OffsetRange;
+import dev.millpond.sinks.RejectedRecord;
 import dev.millpond.sinks.Sink;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.duckdb.DuckDBConnection;
 import org.jboss.logging.Logger;
@@ -223,7 +225,7 @@ public final class DuckLakeSink implements Sink {
         try {
             long rows = insertRows == null ? 0 : Jdbc.update(connection, insertRows);
             if (hasRejectsToKeep(batch)) {
-                rejects.orElseThrow().insert(batch.rejects());
+                insertRejects(batch.rejects());
             }
             if (offsets.isPresent() && !batch.ranges().isEmpty()) {
                 offsets.get().insert(batch.ranges());
@@ -233,6 +235,14 @@ public final class DuckLakeSink implements Sink {
         } catch (SQLException | RuntimeException e) {
             rollback(e);
             throw e;
+        }
+    }
+
+    private void insertRejects(List<RejectedRecord> records) throws SQLException {
+        LakeRejects lakeRejects = rejects.orElseThrow();
+        try (VectorSchemaRoot root = LakeRejects.toArrow(records, allocator)) {
+            withStream(new FlushBatch(root.getSchema(), List.of(root), records.size()),
+                    stream -> Jdbc.update(connection, lakeRejects.insertFrom(stream)));
         }
     }
 

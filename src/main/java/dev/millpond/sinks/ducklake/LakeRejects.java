@@ -3,11 +3,19 @@ package dev.millpond.sinks.ducklake;
 import dev.millpond.sinks.RejectedRecord;
 import org.jboss.logging.Logger;
 
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.VarBinaryVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.Base64;
 import java.util.List;
 
 /**
@@ -19,11 +27,6 @@ final class LakeRejects {
 
     static final String TABLE = "_millpond_rejects";
     private static final Logger LOG = Logger.getLogger(LakeRejects.class);
-    /**
-     * Most SQL text per INSERT. Values travel as base64 literals; bounding the statement bounds the heap a flush of
-     * many large rejects needs (the string, and DuckDB's copy of it) instead of building one statement for all.
-     */
-    private static final int MAX_STATEMENT_CHARS = 4 << 20;
 
     private final Connection connection;
     private final String schema;
@@ -80,28 +83,51 @@ final class LakeRejects {
         }
     }
 
-    /** Inserts every reject; run inside the transaction that inserts the flush's rows and offsets. */
-    void insert(List<RejectedRecord> rejects) throws SQLException {
-        String head = "INSERT INTO " + qualified + " VALUES ";
-        StringBuilder sql = new StringBuilder(head);
-        for (RejectedRecord r : rejects) {
-            String row = row(r);
-            if (sql.length() > head.length() && sql.length() + row.length() > MAX_STATEMENT_CHARS) {
-                Jdbc.execute(connection, sql.toString());
-                sql.setLength(head.length());
+    /**
+     * The rejects as one Arrow batch, which the sink hands to DuckDB as a stream like the flush's rows: a literal
+     * {@code VALUES} list of base64 strings cost ~0.5 ms per reject to parse (2,000 rejects added a second to a flush).
+     * The caller closes it.
+     */
+    static VectorSchemaRoot toArrow(List<RejectedRecord> rejects, BufferAllocator allocator) {
+        VarCharVector topic = new VarCharVector("topic", allocator);
+        IntVector partition = new IntVector("kafka_partition", allocator);
+        BigIntVector offset = new BigIntVector("kafka_offset", allocator);
+        BigIntVector timestamp = new BigIntVector("kafka_timestamp_ms", allocator);
+        VarCharVector reason = new VarCharVector("reason", allocator);
+        VarCharVector error = new VarCharVector("error", allocator);
+        VarBinaryVector value = new VarBinaryVector("value", allocator);
+        BigIntVector length = new BigIntVector("value_length", allocator);
+        List<FieldVector> vectors = List.of(topic, partition, offset, timestamp, reason, error, value, length);
+        VectorSchemaRoot root = new VectorSchemaRoot(vectors);
+        try {
+            root.allocateNew();
+            for (int i = 0; i < rejects.size(); i++) {
+                RejectedRecord r = rejects.get(i);
+                topic.setSafe(i, r.topic().getBytes(StandardCharsets.UTF_8));
+                partition.setSafe(i, r.partition());
+                offset.setSafe(i, r.offset());
+                if (r.timestampMs() >= 0) {
+                    timestamp.setSafe(i, r.timestampMs());
+                } else {
+                    timestamp.setNull(i);
+                }
+                reason.setSafe(i, r.reason().getBytes(StandardCharsets.UTF_8));
+                error.setSafe(i, r.error().getBytes(StandardCharsets.UTF_8));
+                value.setSafe(i, r.value());
+                length.setSafe(i, r.valueLength());
             }
-            sql.append(sql.length() > head.length() ? ", " : "").append(row);
-        }
-        if (sql.length() > head.length()) {
-            Jdbc.execute(connection, sql.toString());
+            root.setRowCount(rejects.size());
+            return root;
+        } catch (RuntimeException e) {
+            root.close();
+            throw e;
         }
     }
 
-    private String row(RejectedRecord r) {
-        String timestamp = r.timestampMs() < 0 ? "NULL" : "to_timestamp(" + r.timestampMs() + " / 1000.0)";
-        return "(" + DuckLakeSql.literal(dataTable) + ", " + DuckLakeSql.literal(r.topic()) + ", " + r.partition()
-                + ", " + r.offset() + ", " + timestamp + ", " + DuckLakeSql.literal(r.reason()) + ", "
-                + DuckLakeSql.literal(r.error()) + ", from_base64('" + Base64.getEncoder().encodeToString(r.value())
-                + "'), " + r.valueLength() + ", NOW())";
+    /** The INSERT of a batch from {@link #toArrow} registered as {@code stream}; run inside the flush's transaction. */
+    String insertFrom(String stream) {
+        return "INSERT INTO " + qualified + " SELECT " + DuckLakeSql.literal(dataTable) + ", topic, kafka_partition, "
+                + "kafka_offset, to_timestamp(kafka_timestamp_ms / 1000.0), reason, error, value, value_length, NOW() "
+                + "FROM " + stream;
     }
 }

@@ -80,11 +80,11 @@ final class LakeTable {
 
     /**
      * Columns added per DuckLake transaction. One commit per column costs a catalog snapshot each, ~80–100 ms and
-     * growing with the width (1,000 columns took 107 s, 5,000 several minutes and GBs). One transaction for all of
-     * them is no cure either: DuckLake 1.4.4 keeps a copy of the whole table entry per ALTER until the commit, so
-     * memory grows with the square of the count (3,000 columns in one transaction: 19 s, 3.2 GB peak RSS). Chunks of
-     * 100 keep both linear: 5,000 columns in 32 s at 0.95 GB peak, 1,000 in 1.6 s at 0.39 GB
-     * ({@code WideFlushBenchmarkMain}, README "Table width").
+     * growing with the width (a flush adding 1,000 columns took 107 s; 5,000 took minutes and GBs). One transaction
+     * for all of them is no cure either: DuckLake 1.4.4 keeps a copy of the whole table entry per ALTER until the
+     * commit, so memory grows with the square of the count (a flush adding 5,000 columns: 63 s, 8.2 GB peak RSS).
+     * Chunks of 100 keep both near linear: 1,000 columns in 3.8 s at 0.39 GB peak, 5,000 in 29 s at 0.98 GB
+     * ({@code WideFlushBenchmarkMain}; the README's "Table width and rejects" has the table).
      */
     static final int COLUMNS_PER_COMMIT = 100;
 
