@@ -18,7 +18,6 @@ import dev.millpond.sinks.Sink;
 import dev.millpond.stages.ColumnBudget;
 import dev.millpond.stages.RecordStages;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.KafkaException;
@@ -42,7 +41,6 @@ public final class Pump {
 
     private static final Logger LOG = Logger.getLogger(Pump.class);
     private static final long HEARTBEAT_NANOS = Duration.ofSeconds(60).toNanos();
-    private static final long REJECT_WARN_INTERVAL_NANOS = Duration.ofSeconds(10).toNanos();
 
     private final PumpSettings settings;
     private final Consumer<byte[], byte[]> consumer;
@@ -58,11 +56,7 @@ public final class Pump {
     private final RetryPolicy commitRetry;
     private final Sleeper sleeper;
     private final ColumnBudget columnBudget;
-    /** Records that could not become rows, kept for the next flush when the sink stores them. */
-    private final List<RejectedRecord> rejects = new ArrayList<>();
-    private long rejectBytes;
-    private long lastRejectWarnNanos = System.nanoTime() - 2 * REJECT_WARN_INTERVAL_NANOS;
-    private long suppressedRejectWarnings;
+    private final PendingRejects rejects;
 
     private final PendingBuffer pending = new PendingBuffer();
     private final OffsetLedger ledger = new OffsetLedger();
@@ -83,6 +77,7 @@ public final class Pump {
                 RetryPolicy writeRetry, Sleeper sleeper, ColumnBudget columnBudget) {
         this.columnBudget = columnBudget;
         columnBudget.flushed(sink.liveColumns());
+        this.rejects = new PendingRejects(sink.keepsRejects(), settings.rejectMaxValueBytes(), metrics);
         this.settings = settings;
         this.consumer = consumer;
         this.poller = new AdaptivePoller(consumer);
@@ -163,7 +158,7 @@ public final class Pump {
 
         boolean sizeFired = settings.flushSizeBytes() <= 0 ? !records.isEmpty()
                 : pending.bytes() >= settings.flushSizeBytes()
-                || rejectBytes >= Math.min(settings.flushSizeBytes(), PumpSettings.MAX_PENDING_REJECT_BYTES);
+                || rejects.bytes() >= Math.min(settings.flushSizeBytes(), PumpSettings.MAX_PENDING_REJECT_BYTES);
         boolean timeFired = System.nanoTime() - lastFlushNanos >= intervalNanos;
         if (!sizeFired && !timeFired) {
             return;
@@ -184,7 +179,7 @@ public final class Pump {
             metrics.arrowConversion((System.nanoTime() - t0) / 1e9);
         }
         metrics.recordsSkipped(SkipReason.JSON_PARSE, values.size() - converted.rows());
-        int[] valueOfRow = setAsideUnparsed(converted, sources);
+        int[] valueOfRow = rejects.setAsideUnparsed(converted, sources);
         VectorSchemaRoot root = converted.root();
         if (root == null) {
             return;
@@ -192,7 +187,7 @@ public final class Pump {
         long nbytes = converted.nbytes();
         ColumnBudget.Admitted admitted = columnBudget.admit(root);
         if (admitted.rejectedRows().length > 0) {
-            setAsideTooWide(admitted, valueOfRow, sources);
+            rejects.setAsideTooWide(admitted, valueOfRow, sources);
         }
         if (admitted.root() != root) {
             root = admitted.root();
@@ -214,75 +209,6 @@ public final class Pump {
         metrics.pendingBytes(pending.bytes());
     }
 
-    /**
-     * Keeps the values that did not parse as rejects and returns, per row of the converted batch, the index of the
-     * value it came from (rows are the values that parsed, in order).
-     */
-    private int[] setAsideUnparsed(ConvertedBatch converted, List<ConsumerRecord<byte[], byte[]>> sources) {
-        int[] valueOfRow = new int[converted.rows()];
-        boolean[] failed = new boolean[sources.size()];
-        for (ConvertedBatch.Failure f : converted.failures()) {
-            failed[f.index()] = true;
-            reject(sources.get(f.index()), SkipReason.JSON_PARSE, f.reason());
-        }
-        if (converted.root() == null) {
-            // Only objects without keys parsed: they make no row, so they are kept with the failures.
-            for (int i = 0; i < sources.size(); i++) {
-                if (!failed[i]) {
-                    reject(sources.get(i), SkipReason.JSON_PARSE, "an object without keys");
-                }
-            }
-            return valueOfRow;
-        }
-        int row = 0;
-        for (int i = 0; i < sources.size() && row < valueOfRow.length; i++) {
-            if (!failed[i]) {
-                valueOfRow[row++] = i;
-            }
-        }
-        return valueOfRow;
-    }
-
-    private void setAsideTooWide(ColumnBudget.Admitted admitted, int[] valueOfRow,
-                                 List<ConsumerRecord<byte[], byte[]>> sources) {
-        int[] rows = admitted.rejectedRows();
-        metrics.recordsSkipped(SkipReason.COLUMN_LIMIT, rows.length);
-        ConsumerRecord<byte[], byte[]> first = sources.get(valueOfRow[rows[0]]);
-        String error = "needs column " + admitted.firstColumn() + " beyond the table's width bound"
-                + " (MILLPOND_MAX_TABLE_COLUMNS / MILLPOND_MAX_NEW_COLUMNS_PER_FLUSH)";
-        for (int r : rows) {
-            reject(sources.get(valueOfRow[r]), SkipReason.COLUMN_LIMIT, error);
-        }
-        warnRejected(first, rows.length, error);
-    }
-
-    private void reject(ConsumerRecord<byte[], byte[]> record, SkipReason reason, String error) {
-        if (!sink.keepsRejects()) {
-            return;
-        }
-        RejectedRecord r = RejectedRecord.of(record.topic(), record.partition(), record.offset(), record.timestamp(),
-                reason.label(), error, record.value(), settings.rejectMaxValueBytes());
-        rejects.add(r);
-        rejectBytes += r.bytes();
-    }
-
-    /** One WARN per 10 s at most, naming where the first set-aside record is; the rest go to DEBUG, counted. */
-    private void warnRejected(ConsumerRecord<byte[], byte[]> first, int count, String error) {
-        long now = System.nanoTime();
-        String where = sink.keepsRejects() ? "kept in the rejects table" : "dropped (MILLPOND_REJECTS=false)";
-        if (now - lastRejectWarnNanos >= REJECT_WARN_INTERVAL_NANOS) {
-            lastRejectWarnNanos = now;
-            LOG.warnf("%d record(s) set aside, %s; first at partition %d offset %d: %s%s", count, where,
-                    first.partition(), first.offset(), error, suppressedRejectWarnings > 0
-                            ? " (" + suppressedRejectWarnings + " similar warning(s) suppressed)" : "");
-            suppressedRejectWarnings = 0;
-        } else {
-            suppressedRejectWarnings++;
-            LOG.debugf("%d record(s) set aside, %s; first at partition %d offset %d: %s", count, where,
-                    first.partition(), first.offset(), error);
-        }
-    }
-
     private void flush(FlushTrigger trigger) {
         long started = System.nanoTime();
         long bytes = pending.bytes();
@@ -290,7 +216,7 @@ public final class Pump {
         long written;
         int columns;
         double writeSeconds;
-        List<RejectedRecord> flushRejects = List.copyOf(rejects);
+        List<RejectedRecord> flushRejects = rejects.records();
         try (UnifiedBatches unified = unifier.unify(pending.drain());
              SortedBatch sorted = new SortedBatch(unified.batches().isEmpty() ? Optional.empty()
                      : stages.sortForWrite(unified.batches()))) {
@@ -307,13 +233,10 @@ public final class Pump {
         }
         Map<Integer, Long> next = ledger.nextOffsets();
         rejects.clear();
-        rejectBytes = 0;
         columnBudget.flushed(sink.liveColumns());
         pauseBeforeKafkaCommit();
         commitWithRetry();
-        for (RejectedRecord r : flushRejects) {
-            metrics.recordsRejected(r.reason(), 1);
-        }
+        rejects.committed(flushRejects);
 
         metrics.recordsWritten(written);
         metrics.batchFlushed(trigger);
