@@ -89,7 +89,7 @@ public final class Pipeline implements AutoCloseable {
                             .orElseGet(() -> new RecordStages(config.recordHandling(), metrics, pumpMemory)),
                     sink, metrics, health, new LagMonitor(admin, assignment, metrics), RetryPolicy.duckLakeWrites(),
                     sleeper, new ColumnBudget(config.landing().maxTableColumns(),
-                            config.landing().maxNewColumnsPerFlush(), pumpMemory));
+                            config.landing().maxNewColumnsPerFlush(), pumpMemory, sink::becomesColumn));
             keep(pump::discardPending);
         } catch (Exception | Error e) {
             close();

@@ -30,6 +30,11 @@ public interface Sink extends AutoCloseable {
         return java.util.List.of();
     }
 
+    /** Whether a payload key of this name can ever become a column (keys the sink drops by name cannot). */
+    default boolean becomesColumn(String name) {
+        return true;
+    }
+
     @Override
     void close();
 }

@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Predicate;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -32,10 +33,21 @@ public final class ColumnBudget {
     private final int maxTableColumns;
     private final int maxNewColumnsPerFlush;
     private final BufferAllocator allocator;
+    private final Predicate<String> becomesColumn;
     private final Set<String> known = new HashSet<>();
     private int addedThisFlush;
 
     public ColumnBudget(int maxTableColumns, int maxNewColumnsPerFlush, BufferAllocator allocator) {
+        this(maxTableColumns, maxNewColumnsPerFlush, allocator, name -> true);
+    }
+
+    /**
+     * @param becomesColumn whether the sink would ever make a payload key a column; keys it drops by name (unsafe or
+     *                      reserved) neither count against the bound nor set a record aside
+     */
+    public ColumnBudget(int maxTableColumns, int maxNewColumnsPerFlush, BufferAllocator allocator,
+                        Predicate<String> becomesColumn) {
+        this.becomesColumn = becomesColumn;
         this.maxTableColumns = maxTableColumns;
         this.maxNewColumnsPerFlush = maxNewColumnsPerFlush;
         this.allocator = allocator;
@@ -67,7 +79,8 @@ public final class ColumnBudget {
         int rows = root.getRowCount();
         List<Integer> candidates = new ArrayList<>();
         for (int c = 0; c < fields.size(); c++) {
-            if (!known.contains(fold(fields.get(c).getName()))) {
+            String name = fields.get(c).getName();
+            if (!known.contains(fold(name)) && becomesColumn.test(name)) {
                 candidates.add(c);
             }
         }

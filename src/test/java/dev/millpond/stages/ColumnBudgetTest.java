@@ -65,6 +65,20 @@ class ColumnBudgetTest {
         }
     }
 
+    @Test
+    void keysTheSinkDropsByNameNeitherCountNorSetARecordAside() {
+        try (BufferAllocator allocator = new RootAllocator()) {
+            ColumnBudget budget = new ColumnBudget(100, 1, allocator, name -> !name.startsWith("$"));
+            VectorSchemaRoot root = convert(allocator, "{\"$set\":1,\"$os\":\"x\",\"id\":1}");
+
+            ColumnBudget.Admitted admitted = budget.admit(root);
+
+            assertThat(admitted.rejectedRows()).isEmpty();
+            assertThat(admitted.root()).isSameAs(root);
+            root.close();
+        }
+    }
+
     /** Property: for random widths and bounds, kept + set aside = input, and the known width never passes the bound. */
     @Test
     void keptPlusSetAsideIsEveryRowAndTheWidthNeverPassesTheBound() {

@@ -263,6 +263,13 @@ public final class DuckLakeSink implements Sink {
         return offsets.isPresent() ? offsets.get().recorded(topic) : Map.of();
     }
 
+    /** Unsafe and reserved names are dropped per column (see {@link ColumnPlan}), never added. */
+    @Override
+    public boolean becomesColumn(String name) {
+        return ColumnPlan.SAFE_IDENTIFIER.matcher(name).matches()
+                && !ColumnPlan.RESERVED.contains(name.toLowerCase(java.util.Locale.ROOT));
+    }
+
     /** Whether flushes keep their rejected records in {@code _millpond_rejects} (MILLPOND_REJECTS). */
     @Override
     public boolean keepsRejects() {
