@@ -13,9 +13,11 @@ import java.util.Optional;
 /**
  * Time and memory of one flush whose record brings {@code N} new top-level keys, against the real stack (Postgres
  * catalog, parquet on the S3 server). A main rather than a timed test, so CI does not depend on the machine's speed.
- * Run one N per JVM so the peak RSS belongs to that N:
+ * Run one N per JVM so the peak RSS belongs to that N ({@code -Dmax.columns=M} applies a width bound):
  * <pre>
- *   java -cp target/test-classes:target/classes:$(cat target/test-classpath.txt) \
+ *   ./mvnw -o -q test-compile dependency:build-classpath -Dmdep.outputFile=target/test-classpath.txt
+ *   java --add-opens=java.base/java.nio=ALL-UNNAMED -Xmx1g \
+ *       -cp target/test-classes:target/classes:$(cat target/test-classpath.txt) \
  *       dev.millpond.sinks.ducklake.WideFlushBenchmarkMain 1000
  * </pre>
  * Prints the write's wall time, the columns the table ended with, and the JVM's RSS and peak RSS (VmHWM) before and
