@@ -13,8 +13,9 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  *                 of {@code {}} has no columns, so all of its values count here)
  * @param nbytes   {@link ArrowSizes#nbytes(VectorSchemaRoot)} of {@code root}, 0 without a root
  * @param failures which values were skipped and why, in input order; row {@code r} of {@code root} is the
- *                 {@code r}-th value not listed here. May be shorter than {@code failed} only for the values of a
- *                 batch without any key (all {@code {}}), which are not listed one by one
+ *                 {@code r}-th value not listed here. Whenever there is a root, every failed value is listed
+ *                 (the pump traces rows back to their Kafka records through it); without a root, the values that
+ *                 parsed as objects without keys are not listed
  */
 public record ConvertedBatch(VectorSchemaRoot root, int rows, int failed, long nbytes, List<Failure> failures)
         implements AutoCloseable {

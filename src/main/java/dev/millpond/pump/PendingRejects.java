@@ -66,6 +66,11 @@ final class PendingRejects {
      * value it came from (rows are the values that parsed, in order).
      */
     int[] setAsideUnparsed(ConvertedBatch converted, List<ConsumerRecord<byte[], byte[]>> sources) {
+        if (converted.root() != null && converted.failures().size() != converted.failed()) {
+            // Rows could not be traced back to their Kafka records; a converter bug that tests must catch.
+            throw new IllegalStateException("the converter reported " + converted.failed() + " failed values but listed "
+                    + converted.failures().size());
+        }
         int[] valueOfRow = new int[converted.rows()];
         boolean[] failed = new boolean[sources.size()];
         for (ConvertedBatch.Failure f : converted.failures()) {
@@ -91,11 +96,13 @@ final class PendingRejects {
     }
 
     void setAsideTooWide(ColumnBudget.Admitted admitted, int[] valueOfRow,
-                                 List<ConsumerRecord<byte[], byte[]>> sources) {
+                         List<ConsumerRecord<byte[], byte[]>> sources) {
         int[] rows = admitted.rejectedRows();
         metrics.recordsSkipped(SkipReason.COLUMN_LIMIT, rows.length);
         ConsumerRecord<byte[], byte[]> first = sources.get(valueOfRow[rows[0]]);
-        String error = "needs column " + admitted.firstColumn() + " beyond the table's width bound"
+        String column = admitted.firstColumn().length() <= 100 ? admitted.firstColumn()
+                : admitted.firstColumn().substring(0, 100) + "…";
+        String error = "needs column " + column + " beyond the table's width bound"
                 + " (MILLPOND_MAX_TABLE_COLUMNS / MILLPOND_MAX_NEW_COLUMNS_PER_FLUSH)";
         for (int r : rows) {
             reject(sources.get(valueOfRow[r]), SkipReason.COLUMN_LIMIT, error);
