@@ -1,6 +1,7 @@
 package dev.millpond.app;
 
 import dev.millpond.config.DuckLakeConfig;
+import dev.millpond.config.LandingLimits;
 import dev.millpond.config.S3Settings;
 import dev.millpond.sinks.ducklake.CatalogLocation;
 import dev.millpond.sinks.ducklake.DuckLakeSinkSettings;
@@ -20,13 +21,14 @@ public final class DuckLakeSinkFactory {
     private DuckLakeSinkFactory() {
     }
 
-    static DuckLakeSinkSettings settings(DuckLakeConfig c, String groupId, String extensionDirectory) {
+    static DuckLakeSinkSettings settings(DuckLakeConfig c, String groupId, String extensionDirectory,
+                                         LandingLimits landing) {
         List<S3Setting> sets = s3Settings(c.s3());
         CatalogLocation catalog = new CatalogLocation.Postgres(c.rdsHost(), c.rdsPort(), c.rdsDatabase(),
                 c.rdsUsername(), c.rdsPassword().reveal());
         return new DuckLakeSinkSettings(c.connection(), catalog, c.dataPath(), c.schema(), c.table(), sets,
                 c.maxRetryCount(), c.memoryLimit(), c.partitionBy(), c.variantColumns().sources(),
-                Path.of(extensionDirectory), c.lakeOffsets() ? Optional.of(groupId) : Optional.empty());
+                Path.of(extensionDirectory), c.lakeOffsets() ? Optional.of(groupId) : Optional.empty(), landing);
     }
 
     /** DUCKDB_S3_* as DuckDB settings; the maintenance tools attach the lake with the same list. */

@@ -18,6 +18,7 @@ import dev.millpond.pump.PumpSettings;
 import dev.millpond.pump.WriteRetry;
 import dev.millpond.sinks.Sink;
 import dev.millpond.sinks.ducklake.DuckLakeSink;
+import dev.millpond.stages.ColumnBudget;
 import dev.millpond.stages.RecordStages;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -55,7 +56,8 @@ public final class Pipeline implements AutoCloseable {
             BufferAllocator allocator = keep(new RootAllocator());
             BufferAllocator sinkMemory = keep(allocator.newChildAllocator("sink", 0, Long.MAX_VALUE));
             Sink sink = keep(sinkDecorator.apply(new DuckLakeSink(
-                    DuckLakeSinkFactory.settings(config.ducklake(), config.groupId(), extensionDirectory), metrics,
+                    DuckLakeSinkFactory.settings(config.ducklake(), config.groupId(), extensionDirectory,
+                            config.landing()), metrics,
                     sinkMemory)));
             health.sinkReady();
             Admin admin = keep(Admin.create(KafkaClients.adminProperties(config.kafka())));
@@ -80,13 +82,15 @@ public final class Pipeline implements AutoCloseable {
                     config.replicaCount(), config.groupId());
             BufferAllocator pumpMemory = keep(allocator.newChildAllocator("pump", 0, Long.MAX_VALUE));
             pump = new Pump(new PumpSettings(config.topic(), config.flushSizeBytes(), config.flushIntervalMs(),
-                    config.consumeBatchSize(), config.testPauseAfterLakeCommitMs()), consumer,
+                    config.consumeBatchSize(), config.testPauseAfterLakeCommitMs(),
+                    config.landing().rejectMaxValueBytes()), consumer,
                     new JsonToArrow(pumpMemory), new BatchUnifier(pumpMemory),
                     includeSet.map(set -> new RecordStages(config.recordHandling(), set, metrics, pumpMemory))
                             .orElseGet(() -> new RecordStages(config.recordHandling(), metrics, pumpMemory)),
                     sink, metrics, health, new LagMonitor(admin, assignment, metrics),
                     WriteRetry.duckLakeWrites(config.sinkOutageBudget()),
-                    sleeper);
+                    sleeper, new ColumnBudget(config.landing().maxTableColumns(),
+                            config.landing().maxNewColumnsPerFlush(), pumpMemory, sink::becomesColumn));
             keep(pump::discardPending);
         } catch (Exception | Error e) {
             close();

@@ -120,7 +120,7 @@ public final class ConfigLoader {
         return new MillpondConfig(bootstrapServers, topic, replicaCount, ordinal, podName, destination, groupId,
                 flushSize, flushIntervalMs, fetchMinBytes, fetchMaxWaitMs, consumeBatchSize, statsIntervalMs,
                 autoOffsetReset, brokerSource, httpPort, logLevel, logFormat, destinationConfig, recordHandling, kafka,
-                includeValues, testPauseAfterLakeCommitMs, sinkOutageBudget);
+                includeValues, testPauseAfterLakeCommitMs, sinkOutageBudget, LandingLimits.parse(env));
     }
 
     static final long DEFAULT_SINK_OUTAGE_BUDGET_S = 300;

@@ -31,6 +31,7 @@ import java.util.Objects;
  *                         the lake commit and the Kafka commit so a chaos test can kill the process in that window
  * @param sinkOutageBudget MILLPOND_SINK_OUTAGE_BUDGET_S, default 300 s: how long a flush is retried while the catalog
  *                         or the object store is unreachable (0: only the short retry ladder)
+ * @param landing          the table-width bound and the rejects table (MILLPOND_MAX_*_COLUMNS*, MILLPOND_REJECTS*)
  */
 public record MillpondConfig(
         String bootstrapServers,
@@ -56,7 +57,8 @@ public record MillpondConfig(
         KafkaClientConfig kafka,
         IncludeValuesConfig includeValues,
         long testPauseAfterLakeCommitMs,
-        java.time.Duration sinkOutageBudget) {
+        java.time.Duration sinkOutageBudget,
+        LandingLimits landing) {
 
     public MillpondConfig {
         Objects.requireNonNull(destinationConfig, "destinationConfig");

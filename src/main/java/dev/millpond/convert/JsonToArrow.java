@@ -96,20 +96,23 @@ public final class JsonToArrow {
         columns.clear();
         maxRows = values.size();
         int rows = 0;
-        for (byte[] value : values) {
+        List<ConvertedBatch.Failure> failures = new ArrayList<>();
+        for (int i = 0; i < values.size(); i++) {
+            byte[] value = values.get(i);
             String reason = parseRecord(value, rows);
             if (reason == null) {
                 rows++;
             } else {
+                failures.add(new ConvertedBatch.Failure(i, reason));
                 warnUnparseable(value, reason);
             }
         }
         try {
             if (columns.isEmpty() || rows == 0) {
-                return new ConvertedBatch(null, 0, values.size(), 0);
+                return new ConvertedBatch(null, 0, values.size(), 0, failures);
             }
             VectorSchemaRoot root = build(rows);
-            return new ConvertedBatch(root, rows, values.size() - rows, ArrowSizes.nbytes(root));
+            return new ConvertedBatch(root, rows, values.size() - rows, ArrowSizes.nbytes(root), failures);
         } finally {
             for (Column c : columns) {
                 recycle(c);

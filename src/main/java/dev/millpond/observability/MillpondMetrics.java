@@ -126,6 +126,13 @@ public final class MillpondMetrics {
         }
     }
 
+    /** Records landed in the rejects table by a committed flush, by reason ({@code json_parse}, {@code column_limit}). */
+    public void recordsRejected(String reason, long n) {
+        if (n > 0) {
+            counter("millpond.records.rejected", "reason", reason).increment(n);
+        }
+    }
+
     public void error(ErrorType type) {
         counter("millpond.errors", "type", type.label()).increment();
     }

@@ -10,7 +10,9 @@ public enum SkipReason {
     UNSAFE_FIELD_NAME("unsafe_field_name"),
     RESERVED_FIELD_NAME("reserved_field_name"),
     DUPLICATE_FIELD_NAME("duplicate_field_name"),
-    VARIANT_COMPANION_COLLISION("variant_companion_collision");
+    VARIANT_COMPANION_COLLISION("variant_companion_collision"),
+    /** New in the Java build: the record needed a column past MILLPOND_MAX_TABLE_COLUMNS / _PER_FLUSH. */
+    COLUMN_LIMIT("column_limit");
 
     private final String label;
 

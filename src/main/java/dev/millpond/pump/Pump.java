@@ -13,7 +13,9 @@ import dev.millpond.observability.PumpHealth;
 import dev.millpond.observability.SkipReason;
 import dev.millpond.sinks.FlushBatch;
 import dev.millpond.sinks.OffsetRange;
+import dev.millpond.sinks.RejectedRecord;
 import dev.millpond.sinks.Sink;
+import dev.millpond.stages.ColumnBudget;
 import dev.millpond.stages.RecordStages;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -49,12 +51,16 @@ public final class Pump {
     private final JsonToArrow converter;
     private final BatchUnifier unifier;
     private final RecordStages stages;
+    /** Asked only for its live columns after each flush, so the width bound sees what the table now holds. */
+    private final Sink sink;
     private final MillpondMetrics metrics;
     private final PumpHealth health;
     private final LagMonitor lag;
     private final WriteLadder writeLadder;
     private final RetryPolicy commitRetry;
     private final Sleeper sleeper;
+    private final ColumnBudget columnBudget;
+    private final PendingRejects rejects;
 
     private final PendingBuffer pending = new PendingBuffer();
     private final OffsetLedger ledger = new OffsetLedger();
@@ -65,12 +71,24 @@ public final class Pump {
     public Pump(PumpSettings settings, Consumer<byte[], byte[]> consumer, JsonToArrow converter, BatchUnifier unifier,
                 RecordStages stages, Sink sink, MillpondMetrics metrics, PumpHealth health, LagMonitor lag,
                 WriteRetry writeRetry, Sleeper sleeper) {
+        this(settings, consumer, converter, unifier, stages, sink, metrics, health, lag, writeRetry, sleeper,
+                ColumnBudget.unbounded());
+    }
+
+    /** @param columnBudget the width bound each poll batch is held to before it is buffered */
+    public Pump(PumpSettings settings, Consumer<byte[], byte[]> consumer, JsonToArrow converter, BatchUnifier unifier,
+                RecordStages stages, Sink sink, MillpondMetrics metrics, PumpHealth health, LagMonitor lag,
+                WriteRetry writeRetry, Sleeper sleeper, ColumnBudget columnBudget) {
+        this.columnBudget = columnBudget;
+        columnBudget.flushed(sink.liveColumns());
+        this.rejects = new PendingRejects(sink.keepsRejects(), settings.rejectMaxValueBytes(), metrics);
         this.settings = settings;
         this.consumer = consumer;
         this.poller = new AdaptivePoller(consumer);
         this.converter = converter;
         this.unifier = unifier;
         this.stages = stages;
+        this.sink = sink;
         this.metrics = metrics;
         this.health = health;
         this.lag = lag;
@@ -133,26 +151,29 @@ public final class Pump {
         heartbeat();
 
         List<byte[]> values = new ArrayList<>(records.size());
+        List<ConsumerRecord<byte[], byte[]>> sources = new ArrayList<>(records.size());
         Map<Integer, Integer> consumedPerPartition = new HashMap<>();
         for (ConsumerRecord<byte[], byte[]> record : records) {
             consumedPerPartition.merge(record.partition(), 1, Integer::sum);
             ledger.handled(record.partition(), record.offset());
             if (record.value() != null) {
                 values.add(record.value());
+                sources.add(record);
             }
         }
         consumedPerPartition.forEach(metrics::recordsConsumed);
         if (!values.isEmpty()) {
-            accumulate(values);
+            accumulate(values, sources);
         }
 
         boolean sizeFired = settings.flushSizeBytes() <= 0 ? !records.isEmpty()
-                : pending.bytes() >= settings.flushSizeBytes();
+                : pending.bytes() >= settings.flushSizeBytes()
+                || rejects.bytes() >= Math.min(settings.flushSizeBytes(), PumpSettings.MAX_PENDING_REJECT_BYTES);
         boolean timeFired = System.nanoTime() - lastFlushNanos >= intervalNanos;
         if (!sizeFired && !timeFired) {
             return;
         }
-        if (pending.records() > 0) {
+        if (pending.records() > 0 || !rejects.isEmpty()) {
             flush(sizeFired ? FlushTrigger.SIZE : FlushTrigger.TIME);
         } else if (!ledger.isEmpty()) {
             // Decision D6: skipped records and tombstones still move the committed offset.
@@ -161,18 +182,30 @@ public final class Pump {
         }
     }
 
-    private void accumulate(List<byte[]> values) {
+    private void accumulate(List<byte[]> values, List<ConsumerRecord<byte[], byte[]>> sources) {
         long t0 = System.nanoTime();
         ConvertedBatch converted = converter.convert(values);
         if (converted.rows() > 0) {
             metrics.arrowConversion((System.nanoTime() - t0) / 1e9);
         }
         metrics.recordsSkipped(SkipReason.JSON_PARSE, values.size() - converted.rows());
+        int[] valueOfRow = rejects.setAsideUnparsed(converted, sources);
         VectorSchemaRoot root = converted.root();
         if (root == null) {
             return;
         }
         long nbytes = converted.nbytes();
+        ColumnBudget.Admitted admitted = columnBudget.admit(root);
+        if (admitted.rejectedRows().length > 0) {
+            rejects.setAsideTooWide(admitted, valueOfRow, sources);
+        }
+        if (admitted.root() != root) {
+            root = admitted.root();
+            if (root == null) {
+                return;
+            }
+            nbytes = ArrowSizes.nbytes(root);
+        }
         if (!stages.isPerPollBatchNoop()) {
             // coerce → keep → drop; the offsets of filtered-out records stay in the ledger (decision D6)
             root = stages.applyPerPollBatch(root);
@@ -193,12 +226,15 @@ public final class Pump {
         long written;
         int columns;
         double writeSeconds;
+        List<RejectedRecord> flushRejects = rejects.records();
         try (UnifiedBatches unified = unifier.unify(pending.drain());
-             SortedBatch sorted = new SortedBatch(stages.sortForWrite(unified.batches()))) {
+             SortedBatch sorted = new SortedBatch(unified.batches().isEmpty() ? Optional.empty()
+                     : stages.sortForWrite(unified.batches()))) {
             List<OffsetRange> ranges = ledger.ranges(settings.topic());
             FlushBatch batch = sorted.root()
-                    .map(root -> new FlushBatch(root.getSchema(), List.of(root), records, ranges))
-                    .orElseGet(() -> new FlushBatch(unified.schema(), unified.batches(), records, ranges));
+                    .map(root -> new FlushBatch(root.getSchema(), List.of(root), records, ranges, flushRejects))
+                    .orElseGet(() -> new FlushBatch(unified.schema(), unified.batches(), records, ranges,
+                            flushRejects));
             columns = batch.schema().getFields().size();
             long writeStart = System.nanoTime();
             written = writeWithRetry(batch);
@@ -206,16 +242,20 @@ public final class Pump {
             metrics.flushDuration(writeSeconds);
         }
         Map<Integer, Long> next = ledger.nextOffsets();
+        rejects.clear();
+        columnBudget.flushed(sink.liveColumns());
         pauseBeforeKafkaCommit();
         commitWithRetry();
+        rejects.committed(flushRejects);
 
         metrics.recordsWritten(written);
         metrics.batchFlushed(trigger);
         metrics.flushSize(bytes, records);
         metrics.pendingBytes(0);
         next.forEach(metrics::lastCommittedOffset);
-        LOG.infof("Flush: %d records, %d bytes, %d columns, write=%ss, elapsed=%ss", records, bytes, columns,
-                seconds(writeSeconds), seconds((System.nanoTime() - started) / 1e9));
+        LOG.infof("Flush: %d records, %d bytes, %d columns, write=%ss, elapsed=%ss%s", records, bytes, columns,
+                seconds(writeSeconds), seconds((System.nanoTime() - started) / 1e9),
+                flushRejects.isEmpty() ? "" : ", rejects=" + flushRejects.size());
         lag.maybeRefresh(consumer, next);
         lastFlushNanos = System.nanoTime();
         health.flushed();
@@ -286,7 +326,7 @@ public final class Pump {
     /** Decision D10: the shutdown flush follows the same rules as any flush; a failure is logged, not raised. */
     private void shutdownFlush() {
         try {
-            if (pending.records() > 0) {
+            if (pending.records() > 0 || !rejects.isEmpty()) {
                 LOG.infof("Shutdown: flushing %d pending records", pending.records());
                 flush(FlushTrigger.TIME);
             } else if (!ledger.isEmpty()) {

@@ -5,9 +5,22 @@ package dev.millpond.pump;
  *
  * @param pauseAfterLakeCommitMs test-only (MILLPOND_TEST_PAUSE_AFTER_LAKE_COMMIT_MS): sleep between the lake write and
  *                               the Kafka offset commit, so a chaos test can SIGKILL the process in exactly that window
+ * @param rejectMaxValueBytes    how much of a rejected record's value is kept (MILLPOND_REJECTS_MAX_VALUE_BYTES)
  */
 public record PumpSettings(String topic, long flushSizeBytes, long flushIntervalMs, int consumeBatchSize,
-                           long pauseAfterLakeCommitMs) {
+                           long pauseAfterLakeCommitMs, int rejectMaxValueBytes) {
+
+    /**
+     * Rejects held for one flush, at most: they sit on the heap (not in Arrow memory) and are sent as SQL text, so
+     * they flush long before FLUSH_SIZE would.
+     */
+    static final long MAX_PENDING_REJECT_BYTES = 16L << 20;
+
+    public PumpSettings(String topic, long flushSizeBytes, long flushIntervalMs, int consumeBatchSize,
+                        long pauseAfterLakeCommitMs) {
+        this(topic, flushSizeBytes, flushIntervalMs, consumeBatchSize, pauseAfterLakeCommitMs,
+                dev.millpond.config.LandingLimits.DEFAULT_REJECT_MAX_VALUE_BYTES);
+    }
 
     public PumpSettings(String topic, long flushSizeBytes, long flushIntervalMs, int consumeBatchSize) {
         this(topic, flushSizeBytes, flushIntervalMs, consumeBatchSize, 0);

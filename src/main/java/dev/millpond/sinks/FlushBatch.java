@@ -11,10 +11,17 @@ import java.util.List;
 
 /**
  * One flush: Arrow batches that all share {@link #schema()}, and the Kafka offset ranges whose records they came from
- * ({@code ranges}; empty when the caller does not track offsets). The batches stay owned by whoever built the
- * FlushBatch (the pump's buffer); a sink reads them, as many times as its retries need, and closes nothing.
+ * ({@code ranges}; empty when the caller does not track offsets), and the records of those ranges that could not
+ * become rows ({@code rejects}), which a sink that can keeps in the same commit. The batches stay owned by whoever
+ * built the FlushBatch (the pump's buffer); a sink reads them, as many times as its retries need, and closes nothing.
+ * A flush may have rejects and no batches.
  */
-public record FlushBatch(Schema schema, List<VectorSchemaRoot> batches, long rows, List<OffsetRange> ranges) {
+public record FlushBatch(Schema schema, List<VectorSchemaRoot> batches, long rows, List<OffsetRange> ranges,
+                         List<RejectedRecord> rejects) {
+
+    public FlushBatch(Schema schema, List<VectorSchemaRoot> batches, long rows, List<OffsetRange> ranges) {
+        this(schema, batches, rows, ranges, List.of());
+    }
 
     /** A flush that carries no offsets (sink tests, benchmarks). */
     public FlushBatch(Schema schema, List<VectorSchemaRoot> batches, long rows) {
@@ -24,6 +31,7 @@ public record FlushBatch(Schema schema, List<VectorSchemaRoot> batches, long row
     public FlushBatch {
         batches = List.copyOf(batches);
         ranges = List.copyOf(ranges);
+        rejects = List.copyOf(rejects);
         for (VectorSchemaRoot b : batches) {
             if (!b.getSchema().equals(schema)) {
                 throw new IllegalArgumentException("every batch of a flush must share one schema");

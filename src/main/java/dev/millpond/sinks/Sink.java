@@ -46,6 +46,24 @@ public interface Sink extends AutoCloseable {
      */
     WriteFailure classify(Throwable failure);
 
+    /**
+     * Whether the sink stores {@link FlushBatch#rejects()} in the same commit as the rows. When false the pump does
+     * not collect rejects: they are counted and dropped.
+     */
+    default boolean keepsRejects() {
+        return false;
+    }
+
+    /** The destination table's column names as the sink last saw them, so the pump can bound the table's width. */
+    default java.util.List<String> liveColumns() {
+        return java.util.List.of();
+    }
+
+    /** Whether a payload key of this name can ever become a column (keys the sink drops by name cannot). */
+    default boolean becomesColumn(String name) {
+        return true;
+    }
+
     @Override
     void close();
 }

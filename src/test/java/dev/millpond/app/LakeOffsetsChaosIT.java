@@ -8,14 +8,17 @@ import dev.millpond.testsupport.Services;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -28,7 +31,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * 6-partition topic while the app is SIGKILLed at random moments and restarted, {@code chaos.kills} times (default
  * 20; the long run is {@code -Dchaos.kills=1000}, see the README). A test hook pauses between the lake commit and
  * the Kafka commit, and a third of the kills land inside that pause, where an at-least-once writer would duplicate
- * the flush. At the end every id is in the table exactly once.
+ * the flush. A share of the records is poison (malformed JSON, non-objects) carrying its id in the raw bytes; those
+ * land in {@code _millpond_rejects} in the same commits. At the end every id is exactly once in the table or
+ * exactly once in the rejects table.
  */
 class LakeOffsetsChaosIT {
 
@@ -55,8 +60,11 @@ class LakeOffsetsChaosIT {
         int restartsResumingFromTheLake = 0;
         long started = System.nanoTime();
         AtomicLong produced = new AtomicLong();
+        AtomicLong poisoned = new AtomicLong();
         AtomicBoolean producing = new AtomicBoolean(true);
-        Thread producer = new Thread(() -> produceUntilStopped(kafka, topic, produced, producing), "chaos-producer");
+        Random poisonRandom = new Random(seed + 1);
+        Thread producer = new Thread(() -> produceUntilStopped(kafka, topic, produced, poisoned, poisonRandom, producing),
+                "chaos-producer");
         producer.start();
         try {
             for (int i = 0; i < kills; i++) {
@@ -89,10 +97,17 @@ class LakeOffsetsChaosIT {
         }
 
         long[] counts = counts(lake);
-        System.out.printf("[chaos] seed=%d kills=%d %s produced=%d count=%d distinct=%d "
-                        + "restarts-resuming-from-lake=%d in %.0fs%n", seed, kills, killed, expected, counts[0],
-                counts[1], restartsResumingFromTheLake, (System.nanoTime() - started) / 1e9);
-        assertThat(counts).as("count(*), count(DISTINCT id), produced").containsExactly(expected, expected);
+        long[] rejects = rejectCounts(lake);
+        long poison = poisoned.get();
+        System.out.printf("[chaos] seed=%d kills=%d %s produced=%d (poison %d) count=%d distinct=%d rejects=%d "
+                        + "distinct-rejects=%d distinct-ids-overall=%d restarts-resuming-from-lake=%d in %.0fs%n", seed,
+                kills, killed, expected, poison, counts[0], counts[1], rejects[0], rejects[1], rejects[2],
+                restartsResumingFromTheLake, (System.nanoTime() - started) / 1e9);
+        assertThat(counts).as("count(*), count(DISTINCT id) of rows").containsExactly(expected - poison,
+                expected - poison);
+        assertThat(rejects).as("rejects: count(*), count(DISTINCT (partition, offset)), distinct ids in rows ∪ rejects")
+                .containsExactly(poison, poison, expected);
+        assertThat(poison).as("poison produced").isPositive();
         assertThat(killed.getOrDefault(KillMoment.BETWEEN_LAKE_AND_KAFKA_COMMIT, 0))
                 .as("kills inside the lake→Kafka window").isPositive();
         assertThat(restartsResumingFromTheLake).as("restarts that skipped a replay thanks to the lake").isPositive();
@@ -121,12 +136,22 @@ class LakeOffsetsChaosIT {
     }
 
     /** Small acknowledged batches round-robin over the partitions, so {@code produced} is exact when it stops. */
-    private static void produceUntilStopped(KafkaBroker kafka, String topic, AtomicLong produced,
-                                            AtomicBoolean producing) {
+    private static void produceUntilStopped(KafkaBroker kafka, String topic, AtomicLong produced, AtomicLong poisoned,
+                                            Random random, AtomicBoolean producing) {
         int partition = 0;
         while (producing.get()) {
             int n = 20;
-            kafka.produce(topic, partition, SampleEvents.events(produced.get(), n));
+            long first = produced.get();
+            List<byte[]> values = new ArrayList<>(SampleEvents.events(first, n));
+            // About 5 % poison, each carrying its id: malformed JSON or a top-level value that is not an object.
+            for (int i = 0; i < n; i++) {
+                if (random.nextInt(20) == 0) {
+                    String bad = random.nextBoolean() ? "{\"id\":" + (first + i) + ", broken" : "[" + (first + i) + "]";
+                    values.set(i, bad.getBytes(StandardCharsets.UTF_8));
+                    poisoned.incrementAndGet();
+                }
+            }
+            kafka.produce(topic, partition, values);
             produced.addAndGet(n);
             partition = (partition + 1) % PARTITIONS;
             sleep(20);
@@ -168,6 +193,19 @@ class LakeOffsetsChaosIT {
              ResultSet rs = s.executeQuery("SELECT count(*), count(DISTINCT id) FROM lake.main.events")) {
             rs.next();
             return new long[]{rs.getLong(1), rs.getLong(2)};
+        }
+    }
+
+    /** count(*), count(DISTINCT (partition, offset)) of the rejects, and the distinct ids of rows and rejects together. */
+    private static long[] rejectCounts(DuckLakeStack lake) throws Exception {
+        String rejectId = "CAST(regexp_extract(decode(value), '[0-9]+') AS BIGINT)";
+        try (Connection c = lake.openQueryConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT (SELECT count(*) FROM lake.main._millpond_rejects), "
+                     + "(SELECT count(DISTINCT (kafka_partition, kafka_offset)) FROM lake.main._millpond_rejects), "
+                     + "(SELECT count(DISTINCT id) FROM (SELECT id FROM lake.main.events UNION ALL SELECT " + rejectId
+                     + " FROM lake.main._millpond_rejects))")) {
+            rs.next();
+            return new long[]{rs.getLong(1), rs.getLong(2), rs.getLong(3)};
         }
     }
 

@@ -31,11 +31,22 @@ public final class PipelineBenchmark {
         String topic = Services.uniqueName("bench");
         kafka.createTopic(topic, partitions);
         long producedBytes = 0;
+        // -Dbench.poisonEvery=N: every N-th event is malformed JSON instead (N=100: 1 %), to price the rejects table.
+        int poisonEvery = Integer.getInteger("bench.poisonEvery", 0);
+        long poison = 0;
         int perPartition = events / partitions;
         for (int p = 0; p < partitions; p++) {
             for (int chunk = 0; chunk < perPartition; chunk += 50_000) {
                 int n = Math.min(50_000, perPartition - chunk);
-                List<byte[]> values = SampleEvents.events((long) p * perPartition + chunk, n);
+                List<byte[]> values = new java.util.ArrayList<>(
+                        SampleEvents.events((long) p * perPartition + chunk, n));
+                for (int i = 0; poisonEvery > 0 && i < n; i++) {
+                    if ((chunk + i) % poisonEvery == poisonEvery - 1) {
+                        values.set(i, ("{\"id\":" + ((long) p * perPartition + chunk + i) + ", broken")
+                                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                        poison++;
+                    }
+                }
                 for (byte[] v : values) {
                     producedBytes += v.length;
                 }
@@ -43,8 +54,9 @@ public final class PipelineBenchmark {
             }
         }
         int total = perPartition * partitions;
-        System.out.printf("[bench] produced %,d events (%,.1f MB of JSON) to %d partitions%n", total,
-                producedBytes / 1e6, partitions);
+        long rows = total - poison;
+        System.out.printf("[bench] produced %,d events (%,.1f MB of JSON, %,d of them malformed) to %d partitions%n",
+                total, producedBytes / 1e6, poison, partitions);
 
         Map<String, String> env = MillpondEnvironment.of(kafka, lake, topic);
         env.put("FLUSH_SIZE", System.getProperty("bench.flushSize", "104857600"));
@@ -73,7 +85,7 @@ public final class PipelineBenchmark {
                 return started;
             });
             app.await("every record written", Duration.ofMinutes(30),
-                    () -> app.metric("millpond_records_written_total").orElse(0) >= total);
+                    () -> app.metric("millpond_records_written_total").orElse(0) >= rows);
             double seconds = (System.nanoTime() - firstConsumedNanos.get()) / 1e9;
             String metrics = app.metrics();
             double flushes = AppProcess.metricIn(metrics, "millpond_flush_duration_seconds_count").orElse(0);

@@ -214,7 +214,14 @@ class ConfigLoaderTest {
                 arguments("DUCKDB_S3_URL_STYLE", "path style", "DUCKDB_S3_URL_STYLE contains unsafe characters"),
                 arguments("DUCKDB_S3_REGION", "", "DUCKDB_S3_REGION contains unsafe characters"),
                 arguments("KAFKA_CONSUMER_AUTO_OFFSET_RESET", "latest",
-                        "KAFKA_CONSUMER_AUTO_OFFSET_RESET is not honored — use KAFKA_AUTO_OFFSET_RESET"));
+                        "KAFKA_CONSUMER_AUTO_OFFSET_RESET is not honored — use KAFKA_AUTO_OFFSET_RESET"),
+                arguments("MILLPOND_MAX_TABLE_COLUMNS", "0", "MILLPOND_MAX_TABLE_COLUMNS must be a positive integer"),
+                arguments("MILLPOND_MAX_TABLE_COLUMNS", "many", "MILLPOND_MAX_TABLE_COLUMNS must be an integer"),
+                arguments("MILLPOND_MAX_NEW_COLUMNS_PER_FLUSH", "-1",
+                        "MILLPOND_MAX_NEW_COLUMNS_PER_FLUSH must be a positive integer"),
+                arguments("MILLPOND_REJECTS", "yes", "MILLPOND_REJECTS must be true or false"),
+                arguments("MILLPOND_REJECTS_MAX_VALUE_BYTES", "0",
+                        "MILLPOND_REJECTS_MAX_VALUE_BYTES must be a positive integer"));
     }
 
     @ParameterizedTest(name = "{0}={1} -> {2}")
@@ -351,6 +358,14 @@ class ConfigLoaderTest {
                 .containsEntry("auto.offset.reset", "latest")
                 .containsEntry("fetch.min.bytes", "10")
                 .containsEntry("fetch.max.wait.ms", "20");
+    }
+
+    @Test
+    void tableWidthAndRejectsDefaultsAndOverrides() {
+        assertThat(TestEnv.load("GROUP_ID", "").landing()).isEqualTo(new LandingLimits(1000, 100, true, 65_536));
+        assertThat(TestEnv.load("MILLPOND_MAX_TABLE_COLUMNS", " 2_000 ", "MILLPOND_MAX_NEW_COLUMNS_PER_FLUSH", "50",
+                "MILLPOND_REJECTS", "False", "MILLPOND_REJECTS_MAX_VALUE_BYTES", "1024").landing())
+                .isEqualTo(new LandingLimits(2000, 50, false, 1024));
     }
 
     @Test

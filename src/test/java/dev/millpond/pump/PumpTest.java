@@ -102,7 +102,26 @@ class PumpTest {
         assertThat(metric("millpond_records_consumed_total", "partition", "0")).isEqualTo(5);
         assertThat(metric("millpond_records_skipped_total", "reason", "json_parse")).isEqualTo(3);
         assertThat(metric("millpond_records_written_total")).isZero();
+        // The three unparseable values (and the keyless object) are kept in the rejects table by one flush of no rows.
+        assertThat(metric("millpond_records_rejected_total", "reason", "json_parse")).isEqualTo(3);
+        assertThat(metric("millpond_batches_flushed_total", "trigger", "time")).isEqualTo(1);
+        try (Connection c = lake.openQueryConnection()) {
+            assertThat(DuckDbSql.queryLong(c, "SELECT count(*) FROM lake.main._millpond_rejects WHERE reason = "
+                    + "'json_parse' AND kafka_partition = 0 AND kafka_offset IN (0, 1, 2)")).isEqualTo(3);
+        }
+    }
+
+    @Test
+    void withRejectsOffSkippedRecordsAreOnlyCountedAndNothingIsFlushed() throws Exception {
+        kafka.createTopic(topic, 1);
+        kafka.produce(topic, 0, List.of("nope".getBytes(StandardCharsets.UTF_8), "[1]".getBytes(StandardCharsets.UTF_8)));
+        MillpondConfig config = config(Map.of("FLUSH_INTERVAL_MS", "300", "MILLPOND_REJECTS", "false"));
+        try (Pipeline pipeline = open(config, sink -> sink)) {
+            runUntil(pipeline, () -> Map.of(0, 2L).equals(kafka.committedOffsets(config.groupId(), topic)));
+        }
+        assertThat(metric("millpond_records_skipped_total", "reason", "json_parse")).isEqualTo(2);
         assertThat(metricOrEmpty("millpond_batches_flushed_total")).isEmpty();
+        assertThat(metricOrEmpty("millpond_records_rejected_total")).isEmpty();
     }
 
     @Test
@@ -227,6 +246,16 @@ class PumpTest {
         @Override
         public WriteFailure classify(Throwable failure) {
             return real.classify(failure);
+        }
+
+        @Override
+        public boolean keepsRejects() {
+            return real.keepsRejects();
+        }
+
+        @Override
+        public List<String> liveColumns() {
+            return real.liveColumns();
         }
 
         @Override

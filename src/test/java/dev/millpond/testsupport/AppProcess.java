@@ -51,15 +51,25 @@ public final class AppProcess implements AutoCloseable {
 
     /** Starts the app with exactly {@code env} (plus PATH/JAVA_HOME) on a free port; output goes to {@code log}. */
     public static AppProcess start(Map<String, String> env, Path log) throws IOException {
-        return start(env, log, Integer::toString);
+        return start(env, log, "-Xmx1g", Integer::toString);
     }
 
     /** As {@link #start(Map, Path)}, with MILLPOND_HTTP_PORT spelled by {@code portText} (e.g. {@code 38_123}). */
     public static AppProcess start(Map<String, String> env, Path log, IntFunction<String> portText)
             throws IOException {
+        return start(env, log, "-Xmx1g", portText);
+    }
+
+    /** As {@link #start(Map, Path)} with this heap flag, e.g. {@code -Xmx614m} as the StatefulSet's 1 GiB pod gets. */
+    public static AppProcess start(Map<String, String> env, Path log, String heap) throws IOException {
+        return start(env, log, heap, Integer::toString);
+    }
+
+    private static AppProcess start(Map<String, String> env, Path log, String heap, IntFunction<String> portText)
+            throws IOException {
         int port = freePort();
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx1g", "--add-opens=java.base/java.nio=ALL-UNNAMED",
+        List<String> cmd = new ArrayList<>(List.of(java, heap, "--add-opens=java.base/java.nio=ALL-UNNAMED",
                 "-jar", jar().toAbsolutePath().toString()));
         ProcessBuilder pb = new ProcessBuilder(cmd);
         Map<String, String> penv = pb.environment();
@@ -90,6 +100,16 @@ public final class AppProcess implements AutoCloseable {
 
     public long pid() {
         return process.pid();
+    }
+
+    /** The process's peak resident set so far (VmHWM from /proc), in bytes; what a pod memory limit is held to. */
+    public long peakRssBytes() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid()), "status"))) {
+            if (line.startsWith("VmHWM:")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+            }
+        }
+        throw new IOException("no VmHWM for pid " + pid());
     }
 
     public boolean isAlive() {

@@ -5,11 +5,13 @@ import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.SkipReason;
 import dev.millpond.sinks.FlushBatch;
 import dev.millpond.sinks.OffsetRange;
+import dev.millpond.sinks.RejectedRecord;
 import dev.millpond.sinks.Sink;
 import dev.millpond.sinks.WriteFailure;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.duckdb.DuckDBConnection;
 import org.jboss.logging.Logger;
@@ -47,6 +49,8 @@ public final class DuckLakeSink implements Sink {
     private final VariantCompanions variants;
     /** Empty when MILLPOND_LAKE_OFFSETS=false: then a flush is a plain INSERT and Kafka alone holds the position. */
     private final Optional<LakeOffsets> offsets;
+    /** Empty when MILLPOND_REJECTS=false: then a flush's rejects are counted and dropped, as before. */
+    private final Optional<LakeRejects> rejects;
 
     private final OrphanedUploads orphans;
 
@@ -61,12 +65,17 @@ public final class DuckLakeSink implements Sink {
         this.connection = open(settings);
         this.duck = connection.unwrap(DuckDBConnection.class);
         this.table = new LakeTable(connection, settings.schema(), settings.table(), settings.maxRetryCount());
-        this.liveTable = new LiveTable(table, metrics, settings.partitionBy());
+        this.liveTable = new LiveTable(table, metrics, settings.partitionBy(), settings.landing().maxTableColumns());
         this.variants = new VariantCompanions(settings.variantSources());
         this.offsets = settings.lakeOffsetsGroupId()
                 .map(group -> new LakeOffsets(connection, settings.schema(), settings.table(), group));
-        this.orphans = new OrphanedUploads(connection, settings.dataPath(), settings.schema(),
-                offsets.isPresent() ? List.of(settings.table(), LakeOffsets.TABLE) : List.of(settings.table()), metrics);
+        this.rejects = settings.landing().rejects()
+                ? Optional.of(new LakeRejects(connection, settings.schema(), settings.table())) : Optional.empty();
+        List<String> tables = new ArrayList<>(List.of(settings.table()));
+        offsets.ifPresent(o -> tables.add(LakeOffsets.TABLE));
+        rejects.ifPresent(r -> tables.add(LakeRejects.TABLE));
+        this.orphans = new OrphanedUploads(connection, settings.dataPath(), settings.schema(), List.copyOf(tables),
+                metrics);
         ensureOffsetsTable();
         LOG.infof("DuckLake attached: catalog=%s data_path=%s table=%s", settings.catalog(), settings.dataPath(),
                 table.qualified());
@@ -113,8 +122,12 @@ public final class DuckLakeSink implements Sink {
                 return batch.rows();
             }
         }
-        List<Field> columns = plannedColumns(batch);
+        List<Field> columns = batch.batches().isEmpty() ? List.of() : plannedColumns(batch);
         if (columns.isEmpty()) {
+            if (hasRejectsToKeep(batch)) {
+                ensureOffsetsTable();
+                inOneCommit(null, batch);
+            }
             return 0;
         }
         liveTable.ensure(columns);
@@ -130,10 +143,14 @@ public final class DuckLakeSink implements Sink {
                 + ", NOW() AS _inserted_at";
         String insert = "INSERT INTO " + table.qualified() + " BY NAME (SELECT " + select + " FROM ";
         ensureOffsetsTable();
-        if (offsets.isEmpty() || batch.ranges().isEmpty()) {
+        if ((offsets.isEmpty() || batch.ranges().isEmpty()) && !hasRejectsToKeep(batch)) {
             return withStream(batch, stream -> Jdbc.update(connection, insert + stream + ")"));
         }
-        return withStream(batch, stream -> insertWithOffsets(insert + stream + ")", batch));
+        return withStream(batch, stream -> inOneCommit(insert + stream + ")", batch));
+    }
+
+    private boolean hasRejectsToKeep(FlushBatch batch) {
+        return rejects.isPresent() && !batch.rejects().isEmpty();
     }
 
     /**
@@ -163,28 +180,47 @@ public final class DuckLakeSink implements Sink {
         }
     }
 
-    /** Creates the offsets table at construction, and again on a retry in case it was dropped. */
+    /** Creates the offsets and rejects tables at construction, and again on a retry in case they were dropped. */
     private void ensureOffsetsTable() throws SQLException {
-        if (offsets.isPresent() && !offsetsTableEnsured) {
-            offsets.get().ensureTable();
+        if (!offsetsTableEnsured) {
+            if (offsets.isPresent()) {
+                offsets.get().ensureTable();
+            }
+            if (rejects.isPresent()) {
+                rejects.get().ensureTable();
+            }
             offsetsTableEnsured = true;
         }
     }
 
     /**
-     * The rows and the offsets they cover in one DuckLake transaction, so one snapshot holds both or neither. Any
-     * failure rolls back and propagates: the pump's retry ladder then writes the flush again as the next attempt.
+     * The rows ({@code insertRows}, null when the flush has none), the records set aside as rejects and the offsets
+     * they all cover in one DuckLake transaction, so one snapshot holds all of them or none. Any failure rolls back
+     * and propagates: the pump's retry ladder then writes the flush again as the next attempt.
      */
-    private long insertWithOffsets(String insertRows, FlushBatch batch) throws SQLException {
+    private long inOneCommit(String insertRows, FlushBatch batch) throws SQLException {
         Jdbc.execute(connection, "BEGIN TRANSACTION");
         try {
-            long rows = Jdbc.update(connection, insertRows);
-            offsets.orElseThrow().insert(batch.ranges());
+            long rows = insertRows == null ? 0 : Jdbc.update(connection, insertRows);
+            if (hasRejectsToKeep(batch)) {
+                insertRejects(batch.rejects());
+            }
+            if (offsets.isPresent() && !batch.ranges().isEmpty()) {
+                offsets.get().insert(batch.ranges());
+            }
             Jdbc.execute(connection, "COMMIT");
             return rows;
         } catch (SQLException | RuntimeException e) {
             rollback(e);
             throw e;
+        }
+    }
+
+    private void insertRejects(List<RejectedRecord> records) throws SQLException {
+        LakeRejects lakeRejects = rejects.orElseThrow();
+        try (VectorSchemaRoot root = LakeRejects.toArrow(records, allocator)) {
+            withStream(new FlushBatch(root.getSchema(), List.of(root), records.size()),
+                    stream -> Jdbc.update(connection, lakeRejects.insertFrom(stream)));
         }
     }
 
@@ -204,6 +240,30 @@ public final class DuckLakeSink implements Sink {
     @Override
     public Optional<Map<Integer, Long>> recordedOffsets(String topic) throws SQLException {
         return offsets.isPresent() ? Optional.of(offsets.get().recorded(topic)) : Optional.empty();
+    }
+
+    /** Unsafe and reserved names are dropped per column (see {@link ColumnPlan}), never added. */
+    @Override
+    public boolean becomesColumn(String name) {
+        return ColumnPlan.SAFE_IDENTIFIER.matcher(name).matches()
+                && !ColumnPlan.RESERVED.contains(name.toLowerCase(java.util.Locale.ROOT));
+    }
+
+    /** Whether flushes keep their rejected records in {@code _millpond_rejects} (MILLPOND_REJECTS). */
+    @Override
+    public boolean keepsRejects() {
+        return rejects.isPresent();
+    }
+
+    /** The live table's column names as last read (empty before the table exists); empty if the catalog is unreachable. */
+    @Override
+    public List<String> liveColumns() {
+        try {
+            return liveTable.schema().byFoldedName().values().stream().map(LiveSchema.LiveColumn::name).toList();
+        } catch (SQLException e) {
+            LOG.debugf("Could not read the live schema: %s", e.getMessage());
+            return List.of();
+        }
     }
 
     /** The batch columns that may be sent: D3 drops, then VARIANT companion collisions, each counted. */

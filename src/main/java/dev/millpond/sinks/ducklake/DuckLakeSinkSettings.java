@@ -1,5 +1,7 @@
 package dev.millpond.sinks.ducklake;
 
+import dev.millpond.config.LandingLimits;
+
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -11,6 +13,7 @@ import java.util.Optional;
  * @param variantSources MILLPOND_VARIANT_COLUMNS: source columns that get a {@code <source>_variant} companion
  * @param lakeOffsetsGroupId the Kafka group.id whose offsets each flush records in {@code _millpond_offsets}, in the
  *                       same transaction as its rows; empty when MILLPOND_LAKE_OFFSETS=false
+ * @param landing        the width bound and the rejects table (MILLPOND_MAX_TABLE_COLUMNS, MILLPOND_REJECTS…)
  */
 public record DuckLakeSinkSettings(
         String connection,
@@ -24,7 +27,17 @@ public record DuckLakeSinkSettings(
         Optional<String> partitionBy,
         List<String> variantSources,
         Path extensionDirectory,
-        Optional<String> lakeOffsetsGroupId) {
+        Optional<String> lakeOffsetsGroupId,
+        LandingLimits landing) {
+
+    /** The defaults for the width bound and the rejects table. */
+    public DuckLakeSinkSettings(String connection, CatalogLocation catalog, String dataPath, String schema, String table,
+                                List<S3Setting> s3Settings, int maxRetryCount, Optional<String> memoryLimit,
+                                Optional<String> partitionBy, List<String> variantSources, Path extensionDirectory,
+                                Optional<String> lakeOffsetsGroupId) {
+        this(connection, catalog, dataPath, schema, table, s3Settings, maxRetryCount, memoryLimit, partitionBy,
+                variantSources, extensionDirectory, lakeOffsetsGroupId, LandingLimits.DEFAULTS);
+    }
 
     public DuckLakeSinkSettings {
         s3Settings = List.copyOf(s3Settings);

@@ -19,6 +19,10 @@ record LiveSchema(Map<String, LiveColumn> byFoldedName) {
         return new LiveSchema(Collections.unmodifiableMap(folded));
     }
 
+    int size() {
+        return byFoldedName.size();
+    }
+
     Optional<LiveColumn> find(String name) {
         return Optional.ofNullable(byFoldedName.get(name.toLowerCase(Locale.ROOT)));
     }

@@ -6,8 +6,12 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.jboss.logging.Logger;
 
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -27,6 +31,8 @@ final class LiveTable {
     private final LakeTable table;
     private final MillpondMetrics metrics;
     private final Optional<String> partitionBy;
+    /** The most columns the table may have ({@code _inserted_at} included); the sink never adds past it. */
+    private final int maxColumns;
     /** Messages already logged at WARN; a mismatch that persists is counted every flush but logged once. */
     private final Set<String> warned = new HashSet<>();
     /** Sources whose companion could not be made a VARIANT column; retried after {@link #reset()}. */
@@ -35,8 +41,9 @@ final class LiveTable {
     private boolean ensured;
     private LiveSchema cached;
 
-    LiveTable(LakeTable table, MillpondMetrics metrics, Optional<String> partitionBy) {
+    LiveTable(LakeTable table, MillpondMetrics metrics, Optional<String> partitionBy, int maxColumns) {
         this.table = table;
+        this.maxColumns = maxColumns;
         this.metrics = metrics;
         this.partitionBy = partitionBy;
     }
@@ -99,42 +106,93 @@ final class LiveTable {
         }
     }
 
-    /** Adds unknown columns and tries each type change; returns the live schema the INSERT must be aligned to. */
+    /**
+     * Adds unknown columns (all of them in one catalog commit) and tries each type change; returns the live schema the
+     * INSERT must be aligned to. The table never grows past {@code maxColumns}: columns beyond it are not added (the
+     * pump keeps records that need them out of the flush; this is the last guard when pods race to the bound).
+     */
     LiveSchema evolve(List<Field> columns) throws SQLException {
         LiveSchema live = schema();
+        Map<String, LakeTable.NewColumn> missing = new LinkedHashMap<>();
         for (Field field : columns) {
+            if (live.find(field.getName()).isEmpty()) {
+                missing.putIfAbsent(field.getName().toLowerCase(Locale.ROOT),
+                        new LakeTable.NewColumn(field.getName(), DuckDbTypes.of(field)));
+            }
+        }
+        if (!missing.isEmpty()) {
+            live = addAll(new ArrayList<>(missing.values()), live);
+        }
+        for (Field field : columns) {
+            if (missing.containsKey(field.getName().toLowerCase(Locale.ROOT))) {
+                continue; // just added, or found added by another writer with its own type (counted there)
+            }
             Optional<LiveSchema.LiveColumn> column = live.find(field.getName());
             String wanted = DuckDbTypes.of(field);
-            if (column.isEmpty()) {
-                live = add(field.getName(), wanted);
-            } else if (!column.get().type().equals(wanted)) {
+            if (column.isPresent() && !column.get().type().equals(wanted)) {
                 live = widen(field.getName(), column.get().type(), wanted, live);
             }
         }
         return live;
     }
 
-    private LiveSchema add(String name, String wanted) throws SQLException {
+    private LiveSchema addAll(List<LakeTable.NewColumn> missing, LiveSchema live) throws SQLException {
+        int room = Math.max(0, maxColumns - live.size());
+        if (missing.size() > room) {
+            metrics.error(ErrorType.SCHEMA);
+            warnOnce("width:" + maxColumns, "%s has %d columns and may have at most %d; %d new column(s) of this flush"
+                    + " are not added (first: %s)", table.displayName(), live.size(), maxColumns,
+                    missing.size() - room, missing.get(room).name());
+            missing = missing.subList(0, room);
+            if (missing.isEmpty()) {
+                return live;
+            }
+        }
         try {
-            table.addColumnIfNotExists(name, wanted);
+            table.addColumnsIfNotExist(missing);
         } catch (SQLException e) {
             if (CommitContention.isContention(e)) {
                 throw e;
             }
-            LOG.debugf("ADD COLUMN %s %s failed: %s", name, wanted, e.getMessage());
+            // One column the catalog refuses would sink the whole transaction; find it by adding them one by one.
+            LOG.debugf("Adding %d columns in one transaction failed (%s); adding them one by one", missing.size(),
+                    e.getMessage());
+            for (LakeTable.NewColumn c : missing) {
+                addOne(c);
+            }
         }
-        LiveSchema live = reload();
-        Optional<LiveSchema.LiveColumn> added = live.find(name);
-        if (added.isPresent() && added.get().type().equals(wanted)) {
-            metrics.schemaColumnAdded();
-            LOG.infof("Added column %s %s to %s", name, wanted, table.displayName());
-        } else {
-            // Another writer added it with another type, or the catalog refused it: the live type wins (D4).
-            metrics.error(ErrorType.SCHEMA);
-            warnOnce("add:" + name + ":" + wanted, "Column %s could not be added as %s to %s (live: %s); aligning to the live table",
-                    name, wanted, table.displayName(), added.map(LiveSchema.LiveColumn::type).orElse("absent"));
+        live = reload();
+        int added = 0;
+        for (LakeTable.NewColumn c : missing) {
+            Optional<LiveSchema.LiveColumn> now = live.find(c.name());
+            if (now.isPresent() && now.get().type().equals(c.type())) {
+                metrics.schemaColumnAdded();
+                added++;
+                LOG.debugf("Added column %s %s to %s", c.name(), c.type(), table.displayName());
+            } else {
+                // Another writer added it with another type, or the catalog refused it: the live type wins (D4).
+                metrics.error(ErrorType.SCHEMA);
+                warnOnce("add:" + c.name() + ":" + c.type(), "Column %s could not be added as %s to %s (live: %s);"
+                        + " aligning to the live table", c.name(), c.type(), table.displayName(),
+                        now.map(LiveSchema.LiveColumn::type).orElse("absent"));
+            }
+        }
+        if (added > 0) {
+            LOG.infof("Added %d column(s) to %s%s", added, table.displayName(), added <= 10
+                    ? ": " + missing.stream().map(LakeTable.NewColumn::name).collect(Collectors.joining(", ")) : "");
         }
         return live;
+    }
+
+    private void addOne(LakeTable.NewColumn c) throws SQLException {
+        try {
+            table.addColumnIfNotExists(c.name(), c.type());
+        } catch (SQLException e) {
+            if (CommitContention.isContention(e)) {
+                throw e;
+            }
+            LOG.debugf("ADD COLUMN %s %s failed: %s", c.name(), c.type(), e.getMessage());
+        }
     }
 
     private LiveSchema widen(String name, String liveType, String wanted, LiveSchema live) throws SQLException {

@@ -1,0 +1,181 @@
+package dev.millpond.stages;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.Predicate;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+
+/**
+ * Bounds the table's width before a poll batch is buffered: a batch may bring new columns only while the table stays
+ * within {@code maxTableColumns} and the flush within {@code maxNewColumnsPerFlush}. A record holding a value in a
+ * column that did not fit is taken out of the batch (the caller keeps it as a reject), and the columns that did not
+ * fit leave the batch, so they never cost memory in the buffer, in the flush's unification or in the catalog.
+ *
+ * <p>Applied right after conversion, before the buffer: every later step's cost grows with columns × rows of the
+ * flush, so the bound has to hold before a wide record's columns are multiplied across the flush's other rows.
+ * Names are compared case-insensitively, as DuckDB does. The known set is the live table (refreshed after each flush)
+ * plus what this process admitted since; pods racing to the bound are caught by the sink, which never adds past it.
+ */
+public final class ColumnBudget {
+
+    /** The column every table has beside the payload's. */
+    private static final String INSERTED_AT = "_inserted_at";
+
+    private final int maxTableColumns;
+    private final int maxNewColumnsPerFlush;
+    private final BufferAllocator allocator;
+    private final Predicate<String> becomesColumn;
+    private final Set<String> known = new HashSet<>();
+    private int addedThisFlush;
+
+    public ColumnBudget(int maxTableColumns, int maxNewColumnsPerFlush, BufferAllocator allocator) {
+        this(maxTableColumns, maxNewColumnsPerFlush, allocator, name -> true);
+    }
+
+    /**
+     * @param becomesColumn whether the sink would ever make a payload key a column; keys it drops by name (unsafe or
+     *                      reserved) neither count against the bound nor set a record aside
+     */
+    public ColumnBudget(int maxTableColumns, int maxNewColumnsPerFlush, BufferAllocator allocator,
+                        Predicate<String> becomesColumn) {
+        this.becomesColumn = becomesColumn;
+        this.maxTableColumns = maxTableColumns;
+        this.maxNewColumnsPerFlush = maxNewColumnsPerFlush;
+        this.allocator = allocator;
+        flushed(List.of());
+    }
+
+    /** No bound: every column is admitted (and no allocation is ever needed). */
+    public static ColumnBudget unbounded() {
+        return new ColumnBudget(Integer.MAX_VALUE, Integer.MAX_VALUE, null);
+    }
+
+    /** After a flush (and at startup): the table now has {@code liveColumns}; the next flush may add afresh. */
+    public void flushed(Collection<String> liveColumns) {
+        known.clear();
+        known.add(INSERTED_AT);
+        for (String c : liveColumns) {
+            known.add(fold(c));
+        }
+        addedThisFlush = 0;
+    }
+
+    /**
+     * The batch without the columns that do not fit and without the rows that hold a value in one of them.
+     *
+     * @param root owned by the callee: returned as is when everything fits, else closed and replaced
+     */
+    public Admitted admit(VectorSchemaRoot root) {
+        List<Field> fields = root.getSchema().getFields();
+        int rows = root.getRowCount();
+        List<Integer> candidates = new ArrayList<>();
+        for (int c = 0; c < fields.size(); c++) {
+            String name = fields.get(c).getName();
+            if (!known.contains(fold(name)) && becomesColumn.test(name)) {
+                candidates.add(c);
+            }
+        }
+        // When not every new column fits, the ones most records of the batch need go first: a burst of one-off keys
+        // must not take the places of a key that many records share. Ties keep first-appearance order.
+        candidates.sort(Comparator.comparingInt((Integer c) -> root.getVector(c).getNullCount()));
+        List<Integer> added = new ArrayList<>();
+        List<Integer> overflow = new ArrayList<>();
+        for (int c : candidates) {
+            String name = fold(fields.get(c).getName());
+            if (!known.contains(name) && known.size() < maxTableColumns && addedThisFlush < maxNewColumnsPerFlush) {
+                known.add(name);
+                addedThisFlush++;
+                added.add(c);
+            } else if (!known.contains(name)) {
+                overflow.add(c);
+            }
+        }
+        if (overflow.isEmpty()) {
+            return new Admitted(root, new int[0], null);
+        }
+        boolean[] rejected = new boolean[rows];
+        String firstOverflowing = null;
+        for (int c : overflow) {
+            FieldVector v = root.getVector(c);
+            if (v.getNullCount() == rows) {
+                continue;
+            }
+            for (int r = 0; r < rows; r++) {
+                if (!v.isNull(r)) {
+                    rejected[r] = true;
+                    firstOverflowing = firstOverflowing == null ? v.getName() : firstOverflowing;
+                }
+            }
+        }
+        int[] keptRows = new int[rows];
+        int kept = 0;
+        List<Integer> rejectedRows = new ArrayList<>();
+        for (int r = 0; r < rows; r++) {
+            if (rejected[r]) {
+                rejectedRows.add(r);
+            } else {
+                keptRows[kept++] = r;
+            }
+        }
+        Set<Integer> dropped = new HashSet<>(overflow);
+        for (int c : added) {
+            // A column only the set-aside rows had must not widen the table for nothing: give its place back.
+            if (!hasValueIn(root.getVector(c), keptRows, kept)) {
+                known.remove(fold(fields.get(c).getName()));
+                addedThisFlush--;
+                dropped.add(c);
+            }
+        }
+        int[] rejectedArray = rejectedRows.stream().mapToInt(Integer::intValue).toArray();
+        List<FieldVector> keptColumns = new ArrayList<>();
+        for (int c = 0; c < fields.size(); c++) {
+            if (!dropped.contains(c)) {
+                keptColumns.add(root.getVector(c));
+            }
+        }
+        try {
+            if (kept == 0 || keptColumns.isEmpty()) {
+                return new Admitted(null, rejectedArray, firstOverflowing);
+            }
+            VectorSchemaRoot projection = new VectorSchemaRoot(keptColumns);
+            projection.setRowCount(rows);
+            return new Admitted(RowSelection.select(projection, keptRows, kept, allocator), rejectedArray,
+                    firstOverflowing);
+        } finally {
+            root.close();
+        }
+    }
+
+    private static boolean hasValueIn(FieldVector v, int[] rows, int count) {
+        if (v.getNullCount() == v.getValueCount()) {
+            return false;
+        }
+        for (int k = 0; k < count; k++) {
+            if (!v.isNull(rows[k])) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String fold(String name) {
+        return name.toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * @param root          the rows that fit, or null when none is left
+     * @param rejectedRows  rows of the input batch set aside, ascending
+     * @param firstColumn   a column that did not fit (for the warning), null when no row was set aside
+     */
+    public record Admitted(VectorSchemaRoot root, int[] rejectedRows, String firstColumn) {
+    }
+}

@@ -1,0 +1,125 @@
+package dev.millpond.app;
+
+import dev.millpond.testsupport.AppProcess;
+import dev.millpond.testsupport.DuckLakeStack;
+import dev.millpond.testsupport.HostileJson;
+import dev.millpond.testsupport.KafkaBroker;
+import dev.millpond.testsupport.MillpondEnvironment;
+import dev.millpond.testsupport.Services;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Property over seeds, on the packaged app at -Xmx614m: a topic of hostile-but-mostly-valid JSON ({@link HostileJson})
+ * is consumed to its end, and every produced record is exactly once either a row of the table or a row of the
+ * rejects table with a reason; the process never exits on its own, exits 0 on SIGTERM, and its peak RSS stays under
+ * the pod's 1 GiB limit. CI runs {@code hostile.seeds} (2) seeds of {@code hostile.records} (200) records; the long
+ * run is e.g. {@code -Dhostile.seeds=20 -Dhostile.records=2000}.
+ */
+class HostileRecordsIT {
+
+    private static final long POD_LIMIT_BYTES = 1L << 30;
+    private static final int PARTITIONS = 4;
+    private static final Pattern FIRST_NUMBER = Pattern.compile("-?[0-9]+");
+
+    @Test
+    void everyRecordLandsOnceOrIsRejectedOnceWithAReason() throws Exception {
+        int seeds = Integer.getInteger("hostile.seeds", 2);
+        int records = Integer.getInteger("hostile.records", 200);
+        long firstSeed = Long.getLong("hostile.seed", 1L);
+        for (long seed = firstSeed; seed < firstSeed + seeds; seed++) {
+            runSeed(seed, records);
+        }
+    }
+
+    private void runSeed(long seed, int records) throws Exception {
+        KafkaBroker kafka = Services.kafka();
+        DuckLakeStack lake = Services.newDuckLake();
+        String topic = Services.uniqueName("hostile");
+        kafka.createTopic(topic, PARTITIONS);
+        Map<Long, Produced> produced = new HashMap<>();
+        long id = 0;
+        for (int p = 0; p < PARTITIONS; p++) {
+            HostileJson generator = new HostileJson(seed, p);
+            List<HostileJson.Value> values = new ArrayList<>();
+            for (int i = 0; i < records / PARTITIONS; i++) {
+                values.add(generator.next(id++));
+            }
+            List<Long> offsets = kafka.produce(topic, p, values.stream().map(HostileJson.Value::bytes).toList());
+            for (int i = 0; i < values.size(); i++) {
+                produced.put(values.get(i).id(), new Produced(values.get(i).kind(), p, offsets.get(i)));
+            }
+        }
+        Map<String, String> env = MillpondEnvironment.of(kafka, lake, topic, "FLUSH_INTERVAL_MS", "1000");
+        long peak;
+        try (AppProcess app = AppProcess.start(env, DuckLakeEndToEndIT.LOGS.resolve(topic + ".log"), "-Xmx614m")) {
+            Map<Integer, Long> end = kafka.endOffsets(topic);
+            app.await("every partition committed to its end (seed " + seed + ")", Duration.ofMinutes(5), () -> {
+                if (!app.isAlive()) {
+                    throw new AssertionError("the app exited on its own (seed " + seed + ")\n" + app.logTail());
+                }
+                return kafka.committedOffsets("millpond-" + topic + "-events", topic).equals(end);
+            });
+            peak = app.peakRssBytes();
+            assertThat(app.stop(Duration.ofSeconds(60))).as("exit code on SIGTERM").isZero();
+        }
+
+        Map<Long, Integer> rows = new HashMap<>();
+        Map<Long, List<String>> rejected = new HashMap<>();
+        try (Connection c = lake.openQueryConnection(); Statement s = c.createStatement()) {
+            try (ResultSet rs = s.executeQuery("SELECT id FROM lake.main.events")) {
+                while (rs.next()) {
+                    rows.merge(rs.getLong(1), 1, Integer::sum);
+                }
+            }
+            try (ResultSet rs = s.executeQuery("SELECT kafka_partition, kafka_offset, reason, value "
+                    + "FROM lake.main._millpond_rejects")) {
+                while (rs.next()) {
+                    Matcher m = FIRST_NUMBER.matcher(new String(rs.getBytes(4), StandardCharsets.ISO_8859_1));
+                    assertThat(m.find()).as("an id in a reject's value").isTrue();
+                    long rejectedId = Long.parseLong(m.group());
+                    Produced origin = produced.get(rejectedId);
+                    assertThat(origin).as("reject of id %d is a produced record", rejectedId).isNotNull();
+                    assertThat(rs.getInt(1) + ":" + rs.getLong(2)).as("where id %d was produced", rejectedId)
+                            .isEqualTo(origin.partition() + ":" + origin.offset());
+                    assertThat(rs.getString(3)).as("reason").isIn("json_parse", "column_limit");
+                    rejected.computeIfAbsent(rejectedId, k -> new ArrayList<>()).add(rs.getString(3));
+                }
+            }
+        }
+        Map<HostileJson.Kind, Map<String, Integer>> where = new EnumMap<>(HostileJson.Kind.class);
+        List<String> violations = new ArrayList<>();
+        for (Map.Entry<Long, Produced> e : produced.entrySet()) {
+            int inRows = rows.getOrDefault(e.getKey(), 0);
+            List<String> reasons = rejected.getOrDefault(e.getKey(), List.of());
+            if (inRows + reasons.size() != 1) {
+                violations.add("id " + e.getKey() + " (" + e.getValue().kind() + "): " + inRows + " row(s), rejects "
+                        + reasons);
+            }
+            String place = inRows > 0 ? "row" : reasons.isEmpty() ? "LOST" : reasons.get(0);
+            where.computeIfAbsent(e.getValue().kind(), k -> new TreeMap<>()).merge(place, 1, Integer::sum);
+        }
+        System.out.printf("[hostile] seed=%d records=%d peak RSS %d MB %s%n", seed, produced.size(), peak >> 20, where);
+        assertThat(violations).as("records not exactly once in rows ∪ rejects (seed " + seed + ")").isEmpty();
+        assertThat(rows.keySet()).as("rows whose id was never produced").allMatch(produced::containsKey);
+        assertThat(peak).as("peak RSS under the pod limit (seed " + seed + ")").isLessThan(POD_LIMIT_BYTES);
+    }
+
+    private record Produced(HostileJson.Kind kind, int partition, long offset) {
+    }
+}

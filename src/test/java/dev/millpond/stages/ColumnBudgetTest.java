@@ -1,0 +1,126 @@
+package dev.millpond.stages;
+
+import dev.millpond.convert.ConvertedBatch;
+import dev.millpond.convert.JsonToArrow;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The width bound on poll batches: what fits stays, records needing a column past the bound are set aside whole. */
+class ColumnBudgetTest {
+
+    @Test
+    void aRecordNeedingColumnsPastThePerFlushBoundIsSetAsideAndItsColumnsDoNotWidenTheTable() {
+        try (BufferAllocator allocator = new RootAllocator()) {
+            ColumnBudget budget = new ColumnBudget(100, 5, allocator);
+            budget.flushed(List.of("seq", "_inserted_at"));
+            StringBuilder wide = new StringBuilder("{\"seq\":1");
+            for (int i = 0; i < 50; i++) {
+                wide.append(",\"w").append(i).append("\":").append(i);
+            }
+            VectorSchemaRoot root = convert(allocator, "{\"seq\":0,\"a\":\"x\"}", wide.append('}').toString(),
+                    "{\"seq\":2}");
+
+            ColumnBudget.Admitted admitted = budget.admit(root);
+
+            assertThat(admitted.rejectedRows()).containsExactly(1);
+            assertThat(admitted.firstColumn()).startsWith("w");
+            try (VectorSchemaRoot kept = admitted.root()) {
+                assertThat(names(kept)).containsExactly("seq", "a");
+                assertThat(kept.getRowCount()).isEqualTo(2);
+                assertThat(kept.getVector("seq").getObject(1)).isEqualTo(2L);
+            }
+            // w0..w3 were admitted before the bound was hit, then given back: the next batch may still add 4 more.
+            VectorSchemaRoot next = convert(allocator, "{\"b\":1,\"c\":2,\"d\":3,\"e\":4}");
+            ColumnBudget.Admitted second = budget.admit(next);
+            assertThat(second.rejectedRows()).isEmpty();
+            second.root().close();
+        }
+    }
+
+    @Test
+    void theTableBoundCountsLiveColumnsAndAllNullOverflowColumnsAreDroppedWithoutRejecting() {
+        try (BufferAllocator allocator = new RootAllocator()) {
+            ColumnBudget budget = new ColumnBudget(3, 100, allocator);
+            budget.flushed(List.of("seq", "_inserted_at"));
+            VectorSchemaRoot root = convert(allocator, "{\"seq\":0,\"a\":1}", "{\"seq\":1,\"b\":null}",
+                    "{\"seq\":2,\"c\":\"x\"}");
+
+            ColumnBudget.Admitted admitted = budget.admit(root);
+
+            assertThat(admitted.rejectedRows()).containsExactly(2);
+            try (VectorSchemaRoot kept = admitted.root()) {
+                assertThat(names(kept)).containsExactly("seq", "a");
+                assertThat(kept.getRowCount()).isEqualTo(2);
+            }
+        }
+    }
+
+    @Test
+    void keysTheSinkDropsByNameNeitherCountNorSetARecordAside() {
+        try (BufferAllocator allocator = new RootAllocator()) {
+            ColumnBudget budget = new ColumnBudget(100, 1, allocator, name -> !name.startsWith("$"));
+            VectorSchemaRoot root = convert(allocator, "{\"$set\":1,\"$os\":\"x\",\"id\":1}");
+
+            ColumnBudget.Admitted admitted = budget.admit(root);
+
+            assertThat(admitted.rejectedRows()).isEmpty();
+            assertThat(admitted.root()).isSameAs(root);
+            root.close();
+        }
+    }
+
+    /** Property: for random widths and bounds, kept + set aside = input, and the known width never passes the bound. */
+    @Test
+    void keptPlusSetAsideIsEveryRowAndTheWidthNeverPassesTheBound() {
+        Random random = new Random(11);
+        try (BufferAllocator allocator = new RootAllocator()) {
+            for (int trial = 0; trial < 200; trial++) {
+                int maxTable = 2 + random.nextInt(30);
+                int perFlush = 1 + random.nextInt(20);
+                ColumnBudget budget = new ColumnBudget(maxTable, perFlush, allocator);
+                List<String> json = new ArrayList<>();
+                int rows = 1 + random.nextInt(20);
+                for (int r = 0; r < rows; r++) {
+                    StringBuilder b = new StringBuilder("{\"id\":" + r);
+                    int keys = random.nextInt(12);
+                    for (int k = 0; k < keys; k++) {
+                        b.append(",\"K").append(random.nextInt(60)).append("\":").append(k);
+                    }
+                    json.add(b.append('}').toString());
+                }
+                ColumnBudget.Admitted admitted = budget.admit(convert(allocator, json.toArray(String[]::new)));
+                int kept = admitted.root() == null ? 0 : admitted.root().getRowCount();
+                assertThat(kept + admitted.rejectedRows().length).isEqualTo(rows);
+                if (admitted.root() != null) {
+                    // _inserted_at is counted by the bound but is not a batch column
+                    assertThat(admitted.root().getFieldVectors().size() + 1).isLessThanOrEqualTo(Math.max(maxTable, 2));
+                    assertThat(admitted.root().getFieldVectors().size() - 1).isLessThanOrEqualTo(perFlush);
+                    admitted.root().close();
+                }
+            }
+        }
+    }
+
+    private static VectorSchemaRoot convert(BufferAllocator allocator, String... json) {
+        List<byte[]> values = new ArrayList<>();
+        for (String j : json) {
+            values.add(j.getBytes(StandardCharsets.UTF_8));
+        }
+        ConvertedBatch converted = new JsonToArrow(allocator).convert(values);
+        return converted.root();
+    }
+
+    private static List<String> names(VectorSchemaRoot root) {
+        return root.getSchema().getFields().stream().map(Field::getName).toList();
+    }
+}
