@@ -56,6 +56,7 @@ public final class Pump {
 
     private final PendingBuffer pending = new PendingBuffer();
     private final OffsetLedger ledger = new OffsetLedger();
+    private final FlushPhases phases = new FlushPhases();
     private volatile boolean stopRequested;
     private long lastFlushNanos = System.nanoTime();
     private long lastHeartbeatNanos = System.nanoTime();
@@ -112,8 +113,10 @@ public final class Pump {
         }
 
         List<ConsumerRecord<byte[], byte[]>> records;
+        long pollStart = System.nanoTime();
         try {
             records = poller.poll(batchSize, Duration.ofMillis(timeoutMs));
+            phases.poll(System.nanoTime() - pollStart);
         } catch (WakeupException e) {
             throw e;
         } catch (KafkaException e) {
@@ -157,8 +160,10 @@ public final class Pump {
     private void accumulate(List<byte[]> values) {
         long t0 = System.nanoTime();
         ConvertedBatch converted = converter.convert(values);
+        long convertNanos = System.nanoTime() - t0;
+        phases.convert(convertNanos);
         if (converted.rows() > 0) {
-            metrics.arrowConversion((System.nanoTime() - t0) / 1e9);
+            metrics.arrowConversion(convertNanos / 1e9);
         }
         metrics.recordsSkipped(SkipReason.JSON_PARSE, values.size() - converted.rows());
         VectorSchemaRoot root = converted.root();
@@ -168,8 +173,10 @@ public final class Pump {
         long nbytes = converted.nbytes();
         if (!stages.isPerPollBatchNoop()) {
             // coerce → keep → drop; the offsets of filtered-out records stay in the ledger (decision D6)
+            long stagesStart = System.nanoTime();
             root = stages.applyPerPollBatch(root);
             nbytes = ArrowSizes.nbytes(root);
+            phases.stages(System.nanoTime() - stagesStart);
         }
         if (root.getRowCount() == 0) {
             root.close();
@@ -186,8 +193,9 @@ public final class Pump {
         long written;
         int columns;
         double writeSeconds;
+        long unifyStart = System.nanoTime();
         try (UnifiedBatches unified = unifier.unify(pending.drain());
-             SortedBatch sorted = new SortedBatch(stages.sortForWrite(unified.batches()))) {
+             SortedBatch sorted = sortTimed(unified, unifyStart)) {
             List<OffsetRange> ranges = ledger.ranges(settings.topic());
             FlushBatch batch = sorted.root()
                     .map(root -> new FlushBatch(root.getSchema(), List.of(root), records, ranges))
@@ -196,22 +204,33 @@ public final class Pump {
             long writeStart = System.nanoTime();
             written = writeWithRetry(batch);
             writeSeconds = (System.nanoTime() - writeStart) / 1e9;
+            phases.write(System.nanoTime() - writeStart);
             metrics.flushDuration(writeSeconds);
         }
         Map<Integer, Long> next = ledger.nextOffsets();
         pauseBeforeKafkaCommit();
+        long commitStart = System.nanoTime();
         commitWithRetry();
+        phases.commit(System.nanoTime() - commitStart);
 
         metrics.recordsWritten(written);
         metrics.batchFlushed(trigger);
         metrics.flushSize(bytes, records);
         metrics.pendingBytes(0);
         next.forEach(metrics::lastCommittedOffset);
-        LOG.infof("Flush: %d records, %d bytes, %d columns, write=%ss, elapsed=%ss", records, bytes, columns,
-                seconds(writeSeconds), seconds((System.nanoTime() - started) / 1e9));
+        LOG.infof("Flush: %d records, %d bytes, %d columns, write=%ss, elapsed=%ss (%s)", records, bytes, columns,
+                seconds(writeSeconds), seconds((System.nanoTime() - started) / 1e9), phases.summaryAndReset());
         lag.maybeRefresh(consumer, next);
         lastFlushNanos = System.nanoTime();
         health.flushed();
+    }
+
+    private SortedBatch sortTimed(UnifiedBatches unified, long unifyStart) {
+        long sortStart = System.nanoTime();
+        phases.unify(sortStart - unifyStart);
+        SortedBatch sorted = new SortedBatch(stages.sortForWrite(unified.batches()));
+        phases.sort(System.nanoTime() - sortStart);
+        return sorted;
     }
 
     /** The test hook's window: the rows and their offsets are in the lake, Kafka does not know yet. */

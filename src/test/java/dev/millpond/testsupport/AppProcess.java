@@ -50,10 +50,16 @@ public final class AppProcess implements AutoCloseable {
 
     /** Starts the app with exactly {@code env} (plus PATH/JAVA_HOME) on a free port; output goes to {@code log}. */
     public static AppProcess start(Map<String, String> env, Path log) throws IOException {
+        return start(env, log, List.of("-Xmx1g"));
+    }
+
+    /** As {@link #start(Map, Path)}, with these JVM options (heap, GC, NMT …) instead of {@code -Xmx1g}. */
+    public static AppProcess start(Map<String, String> env, Path log, List<String> jvmOptions) throws IOException {
         int port = freePort();
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx1g", "--add-opens=java.base/java.nio=ALL-UNNAMED",
-                "-jar", jar().toAbsolutePath().toString()));
+        List<String> cmd = new ArrayList<>(List.of(java));
+        cmd.addAll(jvmOptions);
+        cmd.addAll(List.of("--add-opens=java.base/java.nio=ALL-UNNAMED", "-jar", jar().toAbsolutePath().toString()));
         ProcessBuilder pb = new ProcessBuilder(cmd);
         Map<String, String> penv = pb.environment();
         penv.keySet().removeIf(k -> !k.equals("PATH") && !k.equals("JAVA_HOME") && !k.equals("HOME"));
