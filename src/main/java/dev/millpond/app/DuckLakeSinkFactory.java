@@ -3,6 +3,7 @@ package dev.millpond.app;
 import dev.millpond.config.DuckLakeConfig;
 import dev.millpond.config.S3Settings;
 import dev.millpond.sinks.ducklake.CatalogLocation;
+import dev.millpond.sinks.ducklake.DuckDbResources;
 import dev.millpond.sinks.ducklake.DuckLakeSinkSettings;
 import dev.millpond.sinks.ducklake.DuckLakeSinkSettings.S3Setting;
 
@@ -21,6 +22,15 @@ final class DuckLakeSinkFactory {
     }
 
     static DuckLakeSinkSettings settings(DuckLakeConfig c, String groupId, String extensionDirectory) {
+        return settings(c, groupId, extensionDirectory, Optional.empty(), Optional.empty());
+    }
+
+    /**
+     * @param budgetMemoryLimit DuckDB's share of the container's memory; an explicit DUCKDB_MEMORY_LIMIT wins
+     * @param resources         DuckDB's threads and the parquet row group size from the memory budget
+     */
+    static DuckLakeSinkSettings settings(DuckLakeConfig c, String groupId, String extensionDirectory,
+                                         Optional<String> budgetMemoryLimit, Optional<DuckDbResources> resources) {
         S3Settings s3 = c.s3();
         List<S3Setting> sets = new ArrayList<>();
         // The original's order, each only when configured.
@@ -33,7 +43,8 @@ final class DuckLakeSinkFactory {
         CatalogLocation catalog = new CatalogLocation.Postgres(c.rdsHost(), c.rdsPort(), c.rdsDatabase(),
                 c.rdsUsername(), c.rdsPassword().reveal());
         return new DuckLakeSinkSettings(c.connection(), catalog, c.dataPath(), c.schema(), c.table(), sets,
-                c.maxRetryCount(), c.memoryLimit(), c.partitionBy(), c.variantColumns().sources(),
-                Path.of(extensionDirectory), c.lakeOffsets() ? Optional.of(groupId) : Optional.empty());
+                c.maxRetryCount(), c.memoryLimit().or(() -> budgetMemoryLimit), c.partitionBy(),
+                c.variantColumns().sources(), Path.of(extensionDirectory),
+                c.lakeOffsets() ? Optional.of(groupId) : Optional.empty(), resources);
     }
 }

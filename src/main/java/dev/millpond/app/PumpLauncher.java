@@ -5,6 +5,7 @@ import dev.millpond.config.ConfigLoader;
 import dev.millpond.config.MillpondConfig;
 import dev.millpond.includevalues.IncludeValuesSource;
 import dev.millpond.includevalues.KeepFilterSnapshots;
+import dev.millpond.memory.ContainerMemory;
 import dev.millpond.observability.LogExport;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.OtlpLogExport;
@@ -62,6 +63,7 @@ public class PumpLauncher {
         MillpondConfig config;
         try {
             config = ConfigLoader.fromSystemEnvironment();
+            ContainerMemory.detect(System.getenv()); // MILLPOND_MEMORY_LIMIT fails here, in one line, if malformed
         } catch (ConfigException e) {
             LOG.error(e.getMessage());
             Quarkus.asyncExit(1);

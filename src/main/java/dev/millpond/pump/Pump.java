@@ -143,7 +143,7 @@ public final class Pump {
         }
 
         boolean sizeFired = settings.flushSizeBytes() <= 0 ? !records.isEmpty()
-                : pending.bytes() >= settings.flushSizeBytes();
+                : pending.bytes() >= settings.flushSizeBytes() || pending.allocated() >= settings.pendingMemoryBytes();
         boolean timeFired = System.nanoTime() - lastFlushNanos >= intervalNanos;
         if (!sizeFired && !timeFired) {
             return;

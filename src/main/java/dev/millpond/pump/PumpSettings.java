@@ -5,9 +5,16 @@ package dev.millpond.pump;
  *
  * @param pauseAfterLakeCommitMs test-only (MILLPOND_TEST_PAUSE_AFTER_LAKE_COMMIT_MS): sleep between the lake write and
  *                               the Kafka offset commit, so a chaos test can SIGKILL the process in exactly that window
+ * @param pendingMemoryBytes     the memory budget's bound on the pending batches' real Arrow allocation: reaching it
+ *                               fires a size flush whatever FLUSH_SIZE says, so the pod fits its memory limit
  */
 public record PumpSettings(String topic, long flushSizeBytes, long flushIntervalMs, int consumeBatchSize,
-                           long pauseAfterLakeCommitMs) {
+                           long pauseAfterLakeCommitMs, long pendingMemoryBytes) {
+
+    public PumpSettings(String topic, long flushSizeBytes, long flushIntervalMs, int consumeBatchSize,
+                        long pauseAfterLakeCommitMs) {
+        this(topic, flushSizeBytes, flushIntervalMs, consumeBatchSize, pauseAfterLakeCommitMs, Long.MAX_VALUE);
+    }
 
     public PumpSettings(String topic, long flushSizeBytes, long flushIntervalMs, int consumeBatchSize) {
         this(topic, flushSizeBytes, flushIntervalMs, consumeBatchSize, 0);

@@ -42,15 +42,19 @@ import java.util.stream.IntStream;
  *   <li>{@code -Dbench.events=1000000}, {@code -Dbench.partitions=8};</li>
  *   <li>{@code -Dbench.corpus=posthog} (default: ~1.18 KB PostHog-shaped events, {@link PostHogEvents}) or
  *       {@code small} (~310-byte events, {@link SampleEvents});</li>
- *   <li>{@code -Dbench.jvm="-Xmx614m"}: the app's JVM options (default: those of the image for a 1 GiB limit);</li>
+ *   <li>{@code -Dbench.jvm="-Xmx614m"}: the app's JVM options (default: the image's for a 1 GiB limit);</li>
  *   <li>{@code -Dbench.args="FLUSH_SIZE=10000000 MILLPOND_LAKE_OFFSETS=false"}: any variable of the app under test
- *       (defaults: {@code FLUSH_INTERVAL_MS=5000}, {@code MILLPOND_MEMORY_LIMIT=1Gi} as the pod's limit).</li>
+ *       (defaults: {@code FLUSH_INTERVAL_MS=5000}, {@code MILLPOND_MEMORY_LIMIT=1Gi} as the pod's limit and the
+ *       image's {@code MALLOC_ARENA_MAX=2}).</li>
  * </ul>
  */
 public final class PipelineBenchmark {
 
-    /** The JVM options of {@code src/main/docker/Dockerfile.jvm} for a 1 GiB container (no cgroup here to read). */
-    static final String IMAGE_JVM_OPTIONS = "-Xmx614m";
+    /**
+     * The JVM options of {@code src/main/docker/Dockerfile.jvm} as they work out in a 1 GiB container: the heap is
+     * 25 % of the limit (there is no cgroup here for {@code MaxRAMPercentage} to read, so it is spelled out).
+     */
+    static final String IMAGE_JVM_OPTIONS = "-Xmx256m -XX:+UseSerialGC";
 
     private static final Pattern FLUSH_LINE = Pattern.compile("Flush: (\\d+) records, (\\d+) bytes.*?elapsed=([0-9.]+)s"
             + "(?: \\(poll=([0-9.]+)s convert=([0-9.]+)s stages=([0-9.]+)s unify=([0-9.]+)s sort=([0-9.]+)s"
@@ -78,7 +82,8 @@ public final class PipelineBenchmark {
 
         Map<String, String> env = MillpondEnvironment.of(kafka, lake, topic);
         env.put("FLUSH_INTERVAL_MS", "5000");
-        env.put("MILLPOND_MEMORY_LIMIT", "1Gi");
+        env.put("MILLPOND_MEMORY_LIMIT", "1Gi"); // the StatefulSet's limit, which a pod reads from its cgroup
+        env.put("MALLOC_ARENA_MAX", "2");        // as the image sets it
         // From `./mvnw -Pbench package -Dbench.args="NAME=value …"` (Maven passes them as program arguments).
         for (String arg : args) {
             for (String pair : arg.trim().split("\\s+")) {
@@ -93,7 +98,7 @@ public final class PipelineBenchmark {
         Path log = Path.of("target", "bench", topic + ".log");
         Files.createDirectories(log.getParent());
         try (AppProcess app = AppProcess.start(env, log, jvm)) {
-            RssSampler rss = new RssSampler(app.pid());
+            RssSampler rss = new RssSampler(app.pid(), jvm.stream().anyMatch(o -> o.startsWith("-XX:NativeMemoryTracking")));
             rss.start();
             long[] first = new long[1];
             app.await("first record consumed", Duration.ofMinutes(2), () -> {
@@ -130,6 +135,7 @@ public final class PipelineBenchmark {
             printFlushes(app.logText());
             System.out.printf("[bench] RSS of the app: peak %,d MB (VmHWM), steady %,d MB (median after the first"
                             + " flush), %d samples%n", rss.peakKb() / 1024, rss.steadyKb() / 1024, rss.samples());
+            rss.printNativeMemoryAtPeak();
             System.out.printf("[bench] GC: pauses %.2fs in %.0f collections; heap max %,.0f MB%n",
                     AppProcess.metricIn(metrics, "jvm_gc_pause_seconds_sum").orElse(-1),
                     AppProcess.metricIn(metrics, "jvm_gc_pause_seconds_count").orElse(-1),
@@ -247,10 +253,42 @@ public final class PipelineBenchmark {
         private long peakKb;
         private int samples;
 
-        RssSampler(long pid) {
+        private final boolean nmt;
+        private long nmtRssKb;
+        private String nmtAtPeak;
+        private long lastNmtNanos;
+
+        /** @param nmt the app runs with NativeMemoryTracking: also keep {@code jcmd VM.native_memory} at the RSS peak */
+        RssSampler(long pid, boolean nmt) {
             super("rss-sampler");
             this.pid = pid;
+            this.nmt = nmt;
             setDaemon(true);
+        }
+
+        /** The JVM's own account (NMT) at the highest RSS sampled, to set against RSS: the rest is DuckDB and libc. */
+        void printNativeMemoryAtPeak() {
+            if (nmtAtPeak != null) {
+                System.out.printf("[bench] jcmd VM.native_memory summary at RSS %,d MB:%n%s%n", nmtRssKb / 1024,
+                        nmtAtPeak);
+            }
+        }
+
+        private void maybeNativeMemory(long rssKb) {
+            if (!nmt || rssKb <= nmtRssKb || System.nanoTime() - lastNmtNanos < 1_000_000_000L) {
+                return;
+            }
+            lastNmtNanos = System.nanoTime();
+            try {
+                Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                        Long.toString(pid), "VM.native_memory", "summary").redirectErrorStream(true).start();
+                String out = new String(p.getInputStream().readAllBytes());
+                p.waitFor();
+                nmtRssKb = rssKb;
+                nmtAtPeak = out;
+            } catch (Exception e) {
+                // the process is gone
+            } 
         }
 
         void flushed() {
@@ -268,6 +306,7 @@ public final class PipelineBenchmark {
                             afterFirstFlush.add(rss);
                         }
                     }
+                    maybeNativeMemory(rss);
                 }
                 try {
                     Thread.sleep(100);

@@ -11,6 +11,8 @@ import java.util.Optional;
  * @param variantSources MILLPOND_VARIANT_COLUMNS: source columns that get a {@code <source>_variant} companion
  * @param lakeOffsetsGroupId the Kafka group.id whose offsets each flush records in {@code _millpond_offsets}, in the
  *                       same transaction as its rows; empty when MILLPOND_LAKE_OFFSETS=false
+ * @param resources      DuckDB's threads and the lake's parquet row group size from the memory budget; empty leaves
+ *                       DuckDB's and DuckLake's defaults
  */
 public record DuckLakeSinkSettings(
         String connection,
@@ -24,7 +26,16 @@ public record DuckLakeSinkSettings(
         Optional<String> partitionBy,
         List<String> variantSources,
         Path extensionDirectory,
-        Optional<String> lakeOffsetsGroupId) {
+        Optional<String> lakeOffsetsGroupId,
+        Optional<DuckDbResources> resources) {
+
+    public DuckLakeSinkSettings(String connection, CatalogLocation catalog, String dataPath, String schema, String table,
+                                List<S3Setting> s3Settings, int maxRetryCount, Optional<String> memoryLimit,
+                                Optional<String> partitionBy, List<String> variantSources, Path extensionDirectory,
+                                Optional<String> lakeOffsetsGroupId) {
+        this(connection, catalog, dataPath, schema, table, s3Settings, maxRetryCount, memoryLimit, partitionBy,
+                variantSources, extensionDirectory, lakeOffsetsGroupId, Optional.empty());
+    }
 
     public DuckLakeSinkSettings {
         s3Settings = List.copyOf(s3Settings);
