@@ -72,7 +72,7 @@ public record MemoryBudget(Optional<Long> limitBytes, String source, long heapBy
     }
 
     /** Rows per parquet row group: DuckDB buffers one per thread; see {@link DuckDbResources}. */
-    static final long ROW_GROUP_ROWS = 16_384;
+    static final long ROW_GROUP_ROWS = 8_192;
 
     /** DuckDB's threads and row group bounds: a thread's row group may take a quarter of DuckDB's share at most. */
     public DuckDbResources duckdb() {

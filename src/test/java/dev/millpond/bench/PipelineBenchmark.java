@@ -54,7 +54,7 @@ public final class PipelineBenchmark {
      * The JVM options of {@code src/main/docker/Dockerfile.jvm} as they work out in a 1 GiB container: the heap is
      * 25 % of the limit (there is no cgroup here for {@code MaxRAMPercentage} to read, so it is spelled out).
      */
-    static final String IMAGE_JVM_OPTIONS = "-Xmx256m -XX:+UseSerialGC";
+    static final String IMAGE_JVM_OPTIONS = "-Xmx256m -XX:+UseSerialGC -Djdk.nio.maxCachedBufferSize=262144";
 
     private static final Pattern FLUSH_LINE = Pattern.compile("Flush: (\\d+) records, (\\d+) bytes.*?elapsed=([0-9.]+)s"
             + "(?: \\(poll=([0-9.]+)s convert=([0-9.]+)s stages=([0-9.]+)s unify=([0-9.]+)s sort=([0-9.]+)s"

@@ -109,7 +109,7 @@ public final class DuckLakeSink implements Sink {
      */
     private static void rowGroupSize(Connection c, DuckDbResources r) {
         for (String[] option : new String[][] {{"parquet_row_group_size", Long.toString(r.rowGroupRows())},
-                {"parquet_row_group_size_bytes", Long.toString(r.rowGroupMaxBytes())}}) {
+                {"parquet_row_group_size_bytes", (r.rowGroupMaxBytes() >> 20) + "MiB"}}) {
             try {
                 String current = Jdbc.queryString(c, "SELECT value FROM lake.options() WHERE option_name = "
                         + DuckLakeSql.literal(option[0]) + " AND scope = 'GLOBAL'");
