@@ -93,6 +93,12 @@ final class NestedJsonWriter {
             // Exact source text: JSON integer syntax is canonical already, and big values are never rounded.
             case VALUE_NUMBER_INT -> JsonText.appendUtf8(p.getTextCharacters(), p.getTextOffset(), p.getTextLength(), out);
             case VALUE_NUMBER_FLOAT -> {
+                char[] text = p.getTextCharacters();
+                if (JsonText.isShortestDecimal(text, p.getTextOffset(), p.getTextLength())) {
+                    // Already the text appendDouble would write: copy it rather than parse and re-render.
+                    JsonText.appendUtf8(text, p.getTextOffset(), p.getTextLength(), out);
+                    return;
+                }
                 double d = p.getDoubleValue();
                 if (Double.isInfinite(d)) {
                     JsonText.appendUtf8(p.getTextCharacters(), p.getTextOffset(), p.getTextLength(), out);

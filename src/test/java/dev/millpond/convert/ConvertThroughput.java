@@ -37,6 +37,7 @@ public final class ConvertThroughput {
                 long rows = 0;
                 long nbytes = 0;
                 long start = System.nanoTime();
+                long cpuStart = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
                 for (int from = 0; from < records; from += batchSize) {
                     List<byte[]> batch = events.subList(from, Math.min(records, from + batchSize));
                     try (ConvertedBatch b = converter.convert(batch)) {
@@ -45,8 +46,12 @@ public final class ConvertThroughput {
                     }
                 }
                 double seconds = (System.nanoTime() - start) / 1e9;
-                System.out.printf("round %d: %,.0f records/s, %.0f MB/s of JSON (%d rows, %,d Arrow bytes)%n",
-                        round, rows / seconds, totalBytes / seconds / 1e6, rows, nbytes);
+                // CPU time of this thread: on a shared machine, wall-clock rates swing with the load; this does not.
+                double cpuSeconds = (java.lang.management.ManagementFactory.getThreadMXBean()
+                        .getCurrentThreadCpuTime() - cpuStart) / 1e9;
+                System.out.printf("round %d: %,.0f records/s, %.0f MB/s of JSON, %.2f µs CPU/record (%,.0f records per"
+                                + " CPU-second; %d rows, %,d Arrow bytes)%n", round, rows / seconds,
+                        totalBytes / seconds / 1e6, cpuSeconds * 1e6 / rows, rows / cpuSeconds, rows, nbytes);
             }
         }
     }
