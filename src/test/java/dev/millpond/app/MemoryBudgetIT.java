@@ -46,6 +46,9 @@ class MemoryBudgetIT {
             double flushes = AppProcess.metricIn(metrics, "millpond_flush_size_bytes_count").orElse(0);
             double bytes = AppProcess.metricIn(metrics, "millpond_flush_size_bytes_sum").orElse(0);
             assertThat(bytes / flushes).as("mean flush size").isLessThan(45e6).isGreaterThan(10e6);
+            // The rest is below the pending share and waits for the 10-minute interval: SIGTERM flushes it.
+            app.await("every record consumed", Duration.ofMinutes(3),
+                    () -> app.metric("millpond_records_consumed_total").orElse(0) >= EVENTS);
             assertThat(app.stop(Duration.ofSeconds(60))).isZero();
             String text = app.logText();
             assertThat(text).contains("Memory budget: limit 640 MiB (MILLPOND_MEMORY_LIMIT)")
