@@ -10,7 +10,7 @@ import java.util.Optional;
  * heap the JVM was given and {@code FLUSH_SIZE}. Every part that can grow with the load gets a bound:
  *
  * <ul>
- *   <li><b>heap</b>: fixed by the JVM options ({@code -XX:MaxRAMPercentage} in the image); it holds the Kafka fetch
+ *   <li><b>heap</b>: fixed by the JVM options ({@code -XX:MaxRAMPercentage=20} in the image); it holds the Kafka fetch
  *       buffers, whose bound {@link #kafkaFetchBytes()} is a slice of it, and the converter's scratch;</li>
  *   <li><b>JVM native</b>: metaspace, code cache, GC structures, thread stacks — measured with NMT, not tunable;</li>
  *   <li><b>Arrow</b>: the pending rows plus the copies a flush may make (unify, sort). The pump flushes early when

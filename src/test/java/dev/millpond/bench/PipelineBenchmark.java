@@ -52,9 +52,9 @@ public final class PipelineBenchmark {
 
     /**
      * The JVM options of {@code src/main/docker/Dockerfile.jvm} as they work out in a 1 GiB container: the heap is
-     * 25 % of the limit (there is no cgroup here for {@code MaxRAMPercentage} to read, so it is spelled out).
+     * 20 % of the limit (there is no cgroup here for {@code MaxRAMPercentage} to read, so it is spelled out).
      */
-    static final String IMAGE_JVM_OPTIONS = "-Xmx256m -XX:+UseSerialGC -Djdk.nio.maxCachedBufferSize=262144";
+    static final String IMAGE_JVM_OPTIONS = "-Xmx205m -XX:+UseSerialGC -Djdk.nio.maxCachedBufferSize=262144";
 
     private static final Pattern FLUSH_LINE = Pattern.compile("Flush: (\\d+) records, (\\d+) bytes.*?elapsed=([0-9.]+)s"
             + "(?: \\(poll=([0-9.]+)s convert=([0-9.]+)s stages=([0-9.]+)s unify=([0-9.]+)s sort=([0-9.]+)s"
@@ -70,6 +70,11 @@ public final class PipelineBenchmark {
         DuckLakeStack lake = Services.newDuckLake();
         String topic = Services.uniqueName("bench");
         kafka.createTopic(topic, partitions);
+        int soakMinutes = Integer.getInteger("bench.soakMinutes", 0);
+        if (soakMinutes > 0) {
+            soak(kafka, lake, topic, partitions, jvm, args, soakMinutes, Integer.getInteger("bench.rate", 10_000));
+            System.exit(0);
+        }
 
         int perPartition = events / partitions;
         int total = perPartition * partitions;
@@ -80,6 +85,19 @@ public final class PipelineBenchmark {
                 (double) producedBytes / total, partitions, (System.nanoTime() - t0) / 1e9);
         double bareRate = bareConsumerRate(kafka, topic, partitions, total);
 
+        Map<String, String> env = appEnvironment(kafka, lake, topic, args);
+        System.out.println("[bench] app JVM options: " + String.join(" ", jvm) + "; environment overrides: "
+                + Arrays.toString(args));
+        Path log = Path.of("target", "bench", topic + ".log");
+        Files.createDirectories(log.getParent());
+        try (AppProcess app = AppProcess.start(env, log, jvm)) {
+            measure(app, jvm, total, producedBytes, bareRate);
+        }
+        System.exit(0);
+    }
+
+    private static Map<String, String> appEnvironment(KafkaBroker kafka, DuckLakeStack lake, String topic,
+                                                      String[] args) {
         Map<String, String> env = MillpondEnvironment.of(kafka, lake, topic);
         env.put("FLUSH_INTERVAL_MS", "5000");
         env.put("MILLPOND_MEMORY_LIMIT", "1Gi"); // the StatefulSet's limit, which a pod reads from its cgroup
@@ -93,56 +111,103 @@ public final class PipelineBenchmark {
                 }
             }
         }
-        System.out.println("[bench] app JVM options: " + String.join(" ", jvm) + "; environment overrides: "
-                + Arrays.toString(args));
+        return env;
+    }
+
+    private static void measure(AppProcess app, List<String> jvm, int total, long producedBytes, double bareRate)
+            throws Exception {
+        RssSampler rss = new RssSampler(app.pid(), jvm.stream().anyMatch(o -> o.startsWith("-XX:NativeMemoryTracking")));
+        rss.start();
+        long[] first = new long[1];
+        app.await("first record consumed", Duration.ofMinutes(2), () -> {
+            boolean started = app.metric("millpond_records_consumed_total").orElse(0) > 0;
+            if (started) {
+                first[0] = System.nanoTime();
+            }
+            return started;
+        });
+        List<long[]> progress = new ArrayList<>(); // {nanos, written} at each change
+        app.await("every record written", Duration.ofMinutes(30), () -> {
+            long written = (long) app.metric("millpond_records_written_total").orElse(0);
+            if (written > 0 && (progress.isEmpty() || progress.get(progress.size() - 1)[1] != written)) {
+                progress.add(new long[] {System.nanoTime(), written});
+                rss.flushed();
+            }
+            return written >= total;
+        });
+        double seconds = (System.nanoTime() - first[0]) / 1e9;
+        String metrics = app.metrics();
+        rss.finish();
+        double mb = producedBytes / 1e6;
+        System.out.printf("[bench] %,d records in %.2fs = %,.0f records/s (%,.1f MB/s of JSON)%n", total, seconds,
+                total / seconds, mb / seconds);
+        if (progress.size() >= 2) {
+            long[] lastSteady = progress.get(progress.size() - 2);
+            double s = (lastSteady[0] - first[0]) / 1e9;
+            System.out.printf("[bench] steady (to the last size-triggered flush): %,d records in %.2fs = %,.0f"
+                    + " records/s (%,.1f MB/s)%n", lastSteady[1], s, lastSteady[1] / s,
+                    mb * lastSteady[1] / total / s);
+        }
+        System.out.printf("[bench] bare KafkaConsumer on the same topic: %,.0f records/s; app/bare = %.2f%n",
+                bareRate, total / seconds / bareRate);
+        printFlushes(app.logText());
+        System.out.printf("[bench] RSS of the app: peak %,d MiB (VmHWM), steady %,d MiB (median after the first"
+                        + " flush), %d samples%n", rss.peakKb() / 1024, rss.steadyKb() / 1024, rss.samples());
+        rss.printNativeMemoryAtPeak();
+        System.out.printf("[bench] GC: pauses %.2fs in %.0f collections; heap max %,.0f MB%n",
+                AppProcess.metricIn(metrics, "jvm_gc_pause_seconds_sum").orElse(-1),
+                AppProcess.metricIn(metrics, "jvm_gc_pause_seconds_count").orElse(-1),
+                AppProcess.metricIn(metrics, "jvm_memory_max_bytes", "area", "heap").orElse(-1) / 1e6);
+        app.stop(Duration.ofSeconds(60));
+    }
+
+    /**
+     * {@code -Dbench.soakMinutes=30 -Dbench.rate=10000}: the app consumes while a producer writes PostHog-shaped events
+     * at a steady rate; every 30 s one line with the app's RSS, so a leak shows as a trend.
+     */
+    private static void soak(KafkaBroker kafka, DuckLakeStack lake, String topic, int partitions, List<String> jvm,
+                             String[] args, int minutes, int rate) throws Exception {
+        Map<String, String> env = appEnvironment(kafka, lake, topic, args);
         Path log = Path.of("target", "bench", topic + ".log");
         Files.createDirectories(log.getParent());
-        try (AppProcess app = AppProcess.start(env, log, jvm)) {
-            RssSampler rss = new RssSampler(app.pid(), jvm.stream().anyMatch(o -> o.startsWith("-XX:NativeMemoryTracking")));
+        System.out.printf("[soak] %d min at %,d events/s; app JVM options: %s%n", minutes, rate, String.join(" ", jvm));
+        Map<String, Object> c = new HashMap<>();
+        c.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        c.put(ProducerConfig.LINGER_MS_CONFIG, 20);
+        c.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        c.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        try (AppProcess app = AppProcess.start(env, log, jvm);
+             KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(c)) {
+            RssSampler rss = new RssSampler(app.pid(), false);
             rss.start();
-            long[] first = new long[1];
-            app.await("first record consumed", Duration.ofMinutes(2), () -> {
-                boolean started = app.metric("millpond_records_consumed_total").orElse(0) > 0;
-                if (started) {
-                    first[0] = System.nanoTime();
+            long start = System.nanoTime();
+            long end = start + Duration.ofMinutes(minutes).toNanos();
+            long produced = 0;
+            long nextReport = start + Duration.ofSeconds(30).toNanos();
+            while (System.nanoTime() < end) {
+                long due = (long) ((System.nanoTime() - start) / 1e9 * rate);
+                for (; produced < due; produced++) {
+                    producer.send(new ProducerRecord<>(topic, (int) (produced % partitions), null,
+                            PostHogEvents.event(produced)));
                 }
-                return started;
-            });
-            List<long[]> progress = new ArrayList<>(); // {nanos, written} at each change
-            app.await("every record written", Duration.ofMinutes(30), () -> {
-                long written = (long) app.metric("millpond_records_written_total").orElse(0);
-                if (written > 0 && (progress.isEmpty() || progress.get(progress.size() - 1)[1] != written)) {
-                    progress.add(new long[] {System.nanoTime(), written});
-                    rss.flushed();
+                if (System.nanoTime() >= nextReport) {
+                    nextReport += Duration.ofSeconds(30).toNanos();
+                    System.out.printf("[soak] t=%4.0fs produced=%,d written=%,.0f RSS=%,d MiB peak=%,d MiB%n",
+                            (System.nanoTime() - start) / 1e9, produced,
+                            app.metric("millpond_records_written_total").orElse(0), rss.status("VmRSS:") / 1024,
+                            rss.status("VmHWM:") / 1024);
                 }
-                return written >= total;
-            });
-            double seconds = (System.nanoTime() - first[0]) / 1e9;
-            String metrics = app.metrics();
-            rss.finish();
-            double mb = producedBytes / 1e6;
-            System.out.printf("[bench] %,d records in %.2fs = %,.0f records/s (%,.1f MB/s of JSON)%n", total, seconds,
-                    total / seconds, mb / seconds);
-            if (progress.size() >= 2) {
-                long[] lastSteady = progress.get(progress.size() - 2);
-                double s = (lastSteady[0] - first[0]) / 1e9;
-                System.out.printf("[bench] steady (to the last size-triggered flush): %,d records in %.2fs = %,.0f"
-                        + " records/s (%,.1f MB/s)%n", lastSteady[1], s, lastSteady[1] / s,
-                        mb * lastSteady[1] / total / s);
+                Thread.sleep(10);
             }
-            System.out.printf("[bench] bare KafkaConsumer on the same topic: %,.0f records/s; app/bare = %.2f%n",
-                    bareRate, total / seconds / bareRate);
-            printFlushes(app.logText());
-            System.out.printf("[bench] RSS of the app: peak %,d MB (VmHWM), steady %,d MB (median after the first"
-                            + " flush), %d samples%n", rss.peakKb() / 1024, rss.steadyKb() / 1024, rss.samples());
-            rss.printNativeMemoryAtPeak();
-            System.out.printf("[bench] GC: pauses %.2fs in %.0f collections; heap max %,.0f MB%n",
-                    AppProcess.metricIn(metrics, "jvm_gc_pause_seconds_sum").orElse(-1),
-                    AppProcess.metricIn(metrics, "jvm_gc_pause_seconds_count").orElse(-1),
-                    AppProcess.metricIn(metrics, "jvm_memory_max_bytes", "area", "heap").orElse(-1) / 1e6);
+            producer.flush();
+            long finalProduced = produced;
+            app.await("every produced record written", Duration.ofMinutes(3),
+                    () -> app.metric("millpond_records_written_total").orElse(0) >= finalProduced);
+            rss.flushed();
+            System.out.printf("[soak] done: %,d events written; RSS now %,d MiB, peak %,d MiB%n", produced,
+                    rss.status("VmRSS:") / 1024, rss.status("VmHWM:") / 1024);
             app.stop(Duration.ofSeconds(60));
         }
-        System.exit(0);
     }
 
     /** Produces the corpus with a batching producer (the broker helper's linger-0 producer is too slow for 1M). */
@@ -269,7 +334,7 @@ public final class PipelineBenchmark {
         /** The JVM's own account (NMT) at the highest RSS sampled, to set against RSS: the rest is DuckDB and libc. */
         void printNativeMemoryAtPeak() {
             if (nmtAtPeak != null) {
-                System.out.printf("[bench] jcmd VM.native_memory summary at RSS %,d MB:%n%s%n", nmtRssKb / 1024,
+                System.out.printf("[bench] jcmd VM.native_memory summary at RSS %,d MiB:%n%s%n", nmtRssKb / 1024,
                         nmtAtPeak);
             }
         }
