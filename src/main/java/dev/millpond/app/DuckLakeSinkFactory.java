@@ -4,6 +4,7 @@ import dev.millpond.config.DuckLakeConfig;
 import dev.millpond.config.LandingLimits;
 import dev.millpond.config.S3Settings;
 import dev.millpond.sinks.ducklake.CatalogLocation;
+import dev.millpond.sinks.ducklake.DuckDbResources;
 import dev.millpond.sinks.ducklake.DuckLakeSinkSettings;
 import dev.millpond.sinks.ducklake.DuckLakeSinkSettings.S3Setting;
 
@@ -21,14 +22,21 @@ public final class DuckLakeSinkFactory {
     private DuckLakeSinkFactory() {
     }
 
+    /**
+     * @param landing           the width bound and the rejects table
+     * @param budgetMemoryLimit DuckDB's share of the container's memory; an explicit DUCKDB_MEMORY_LIMIT wins
+     * @param resources         DuckDB's threads and the parquet row group size from the memory budget
+     */
     static DuckLakeSinkSettings settings(DuckLakeConfig c, String groupId, String extensionDirectory,
-                                         LandingLimits landing) {
+                                         LandingLimits landing, Optional<String> budgetMemoryLimit,
+                                         Optional<DuckDbResources> resources) {
         List<S3Setting> sets = s3Settings(c.s3());
         CatalogLocation catalog = new CatalogLocation.Postgres(c.rdsHost(), c.rdsPort(), c.rdsDatabase(),
                 c.rdsUsername(), c.rdsPassword().reveal());
         return new DuckLakeSinkSettings(c.connection(), catalog, c.dataPath(), c.schema(), c.table(), sets,
-                c.maxRetryCount(), c.memoryLimit(), c.partitionBy(), c.variantColumns().sources(),
-                Path.of(extensionDirectory), c.lakeOffsets() ? Optional.of(groupId) : Optional.empty(), landing);
+                c.maxRetryCount(), c.memoryLimit().or(() -> budgetMemoryLimit), c.partitionBy(),
+                c.variantColumns().sources(), Path.of(extensionDirectory),
+                c.lakeOffsets() ? Optional.of(groupId) : Optional.empty(), landing, resources);
     }
 
     /** DUCKDB_S3_* as DuckDB settings; the maintenance tools attach the lake with the same list. */

@@ -20,8 +20,12 @@ import dev.millpond.sinks.Sink;
 import dev.millpond.sinks.ducklake.DuckLakeSink;
 import dev.millpond.stages.ColumnBudget;
 import dev.millpond.stages.RecordStages;
+import dev.millpond.memory.ContainerMemory;
+import dev.millpond.memory.MemoryBudget;
+import org.apache.arrow.memory.AllocationListener;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.memory.rounding.SegmentRoundingPolicy;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -53,15 +57,24 @@ public final class Pipeline implements AutoCloseable {
                      UnaryOperator<Sink> sinkDecorator, Pump.Sleeper sleeper,
                      Optional<Supplier<FilterValues>> includeSet) throws Exception {
         try {
-            BufferAllocator allocator = keep(new RootAllocator());
+            MemoryBudget budget = MemoryBudget.plan(ContainerMemory.detect(System.getenv()),
+                    Runtime.getRuntime().maxMemory(), config.flushSizeBytes(),
+                    Runtime.getRuntime().availableProcessors());
+            LOG.info(budget.describe(config.ducklake().memoryLimit()));
+            // Arrow's default rounds every buffer up to a power of two (a 0.8 MB text column takes 1 MiB): ~25 % more
+            // memory for the pending rows. 4 KiB segments waste at most a page per buffer.
+            BufferAllocator allocator = keep(new RootAllocator(AllocationListener.NOOP, Long.MAX_VALUE,
+                    new SegmentRoundingPolicy(4096)));
             BufferAllocator sinkMemory = keep(allocator.newChildAllocator("sink", 0, Long.MAX_VALUE));
             Sink sink = keep(sinkDecorator.apply(new DuckLakeSink(
                     DuckLakeSinkFactory.settings(config.ducklake(), config.groupId(), extensionDirectory,
-                            config.landing()), metrics,
+                            config.landing(), budget.duckdbMemoryLimit(), Optional.of(budget.duckdb())), metrics,
                     sinkMemory)));
             health.sinkReady();
             Admin admin = keep(Admin.create(KafkaClients.adminProperties(config.kafka())));
             Properties consumerProperties = KafkaClients.consumerProperties(config.kafka(), config.consumeBatchSize());
+            // A fetch response lives in the heap until polled; bound it to the heap's share unless configured.
+            consumerProperties.putIfAbsent("fetch.max.bytes", Long.toString(budget.kafkaFetchBytes()));
             KafkaConsumer<byte[], byte[]> consumer = keep(new KafkaConsumer<>(consumerProperties,
                     new ByteArrayDeserializer(), new ByteArrayDeserializer()));
             keep(new KafkaClientGauges(consumer::metrics, admin, consumerProperties.getProperty("security.protocol"),
@@ -83,7 +96,7 @@ public final class Pipeline implements AutoCloseable {
             BufferAllocator pumpMemory = keep(allocator.newChildAllocator("pump", 0, Long.MAX_VALUE));
             pump = new Pump(new PumpSettings(config.topic(), config.flushSizeBytes(), config.flushIntervalMs(),
                     config.consumeBatchSize(), config.testPauseAfterLakeCommitMs(),
-                    config.landing().rejectMaxValueBytes()), consumer,
+                    config.landing().rejectMaxValueBytes(), budget.arrowPendingBytes()), consumer,
                     new JsonToArrow(pumpMemory), new BatchUnifier(pumpMemory),
                     includeSet.map(set -> new RecordStages(config.recordHandling(), set, metrics, pumpMemory))
                             .orElseGet(() -> new RecordStages(config.recordHandling(), metrics, pumpMemory)),

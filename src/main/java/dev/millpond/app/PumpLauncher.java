@@ -5,6 +5,7 @@ import dev.millpond.config.ConfigLoader;
 import dev.millpond.config.Destination;
 import dev.millpond.config.MillpondConfig;
 import dev.millpond.includevalues.IncludeValuesSource;
+import dev.millpond.memory.ContainerMemory;
 import dev.millpond.observability.LogExport;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.OtlpLogExport;
@@ -72,6 +73,7 @@ public class PumpLauncher {
         MillpondConfig config;
         try {
             config = ConfigLoader.fromSystemEnvironment();
+            ContainerMemory.detect(System.getenv()); // MILLPOND_MEMORY_LIMIT fails here, in one line, if malformed
         } catch (ConfigException e) {
             // FATAL so that it shows at every LOG_LEVEL, as the original's uncaught exception does.
             LOG.fatal(e.getMessage());

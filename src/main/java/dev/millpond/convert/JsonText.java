@@ -166,6 +166,58 @@ final class JsonText {
         }
     }
 
+    /**
+     * Whether a JSON float literal is already exactly what {@link #appendDouble} writes for its value, so it can be
+     * copied instead of parsed and re-rendered (most floats in real payloads are). True only for plain decimal
+     * notation ({@code [-]int.frac}, no exponent) with at most 15 significant digits — any such decimal is the
+     * shortest text of the double it parses to, as a double holds 15 decimal digits exactly — no redundant zeros,
+     * and a magnitude {@link #appendDouble} writes without an exponent (at most 16 integer digits; at most four zeros
+     * right after the point of {@code 0.}).
+     */
+    static boolean isShortestDecimal(char[] c, int off, int len) {
+        int i = off;
+        int end = off + len;
+        if (i < end && c[i] == '-') {
+            i++;
+        }
+        int intStart = i;
+        while (i < end && c[i] >= '0' && c[i] <= '9') {
+            i++;
+        }
+        int intLen = i - intStart;
+        if (intLen == 0 || intLen > 16 || (intLen > 1 && c[intStart] == '0') || i >= end || c[i] != '.') {
+            return false;
+        }
+        int fracStart = ++i;
+        while (i < end && c[i] >= '0' && c[i] <= '9') {
+            i++;
+        }
+        int fracLen = i - fracStart;
+        if (i != end || fracLen == 0) {
+            return false; // an exponent, or nothing after the point
+        }
+        boolean intIsZero = c[intStart] == '0';
+        if (fracLen == 1 && c[fracStart] == '0') {
+            // "N.0": integer-valued; its significant digits are N's without trailing zeros ("0.0" is zero itself).
+            int sig = intLen;
+            while (sig > 1 && c[intStart + sig - 1] == '0') {
+                sig--;
+            }
+            return sig <= 15;
+        }
+        if (c[end - 1] == '0') {
+            return false; // a redundant trailing zero: "1.50"
+        }
+        if (!intIsZero) {
+            return intLen + fracLen <= 15;
+        }
+        int zeros = 0;
+        while (c[fracStart + zeros] == '0') {
+            zeros++;
+        }
+        return zeros <= 4 && fracLen - zeros <= 15;
+    }
+
     // ---------------------------------------------------------------- strings
 
     /**

@@ -1,5 +1,7 @@
 package dev.millpond.pump;
 
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 import java.util.ArrayList;
@@ -13,12 +15,34 @@ final class PendingBuffer implements AutoCloseable {
 
     private final List<VectorSchemaRoot> batches = new ArrayList<>();
     private long bytes;
+    private long allocated;
     private long records;
 
     void add(VectorSchemaRoot batch, long nbytes) {
         batches.add(batch);
         bytes += nbytes;
+        allocated += allocatedBytes(batch);
         records += batch.getRowCount();
+    }
+
+    /** What the batches really hold in Arrow memory (buffer capacities, rounding included), for the memory budget. */
+    long allocated() {
+        return allocated;
+    }
+
+    private static long allocatedBytes(VectorSchemaRoot batch) {
+        long n = 0;
+        for (FieldVector v : batch.getFieldVectors()) {
+            for (ArrowBuf b : v.getFieldBuffers()) {
+                n += b.capacity();
+            }
+            for (FieldVector child : v.getChildrenFromFields()) {
+                for (ArrowBuf b : child.getFieldBuffers()) {
+                    n += b.capacity();
+                }
+            }
+        }
+        return n;
     }
 
     List<VectorSchemaRoot> batches() {
@@ -38,6 +62,7 @@ final class PendingBuffer implements AutoCloseable {
         List<VectorSchemaRoot> out = new ArrayList<>(batches);
         batches.clear();
         bytes = 0;
+        allocated = 0;
         records = 0;
         return out;
     }
@@ -46,6 +71,7 @@ final class PendingBuffer implements AutoCloseable {
         batches.forEach(VectorSchemaRoot::close);
         batches.clear();
         bytes = 0;
+        allocated = 0;
         records = 0;
     }
 

@@ -64,6 +64,7 @@ public final class Pump {
 
     private final PendingBuffer pending = new PendingBuffer();
     private final OffsetLedger ledger = new OffsetLedger();
+    private final FlushPhases phases = new FlushPhases();
     private volatile boolean stopRequested;
     private long lastFlushNanos = System.nanoTime();
     private long lastHeartbeatNanos = System.nanoTime();
@@ -137,8 +138,10 @@ public final class Pump {
         }
 
         List<ConsumerRecord<byte[], byte[]>> records;
+        long pollStart = System.nanoTime();
         try {
             records = poller.poll(batchSize, Duration.ofMillis(timeoutMs));
+            phases.poll(System.nanoTime() - pollStart);
         } catch (WakeupException e) {
             throw e;
         } catch (KafkaException e) {
@@ -167,7 +170,7 @@ public final class Pump {
         }
 
         boolean sizeFired = settings.flushSizeBytes() <= 0 ? !records.isEmpty()
-                : pending.bytes() >= settings.flushSizeBytes()
+                : pending.bytes() >= settings.flushSizeBytes() || pending.allocated() >= settings.pendingMemoryBytes()
                 || rejects.bytes() >= Math.min(settings.flushSizeBytes(), PumpSettings.MAX_PENDING_REJECT_BYTES);
         boolean timeFired = System.nanoTime() - lastFlushNanos >= intervalNanos;
         if (!sizeFired && !timeFired) {
@@ -185,8 +188,10 @@ public final class Pump {
     private void accumulate(List<byte[]> values, List<ConsumerRecord<byte[], byte[]>> sources) {
         long t0 = System.nanoTime();
         ConvertedBatch converted = converter.convert(values);
+        long convertNanos = System.nanoTime() - t0;
+        phases.convert(convertNanos);
         if (converted.rows() > 0) {
-            metrics.arrowConversion((System.nanoTime() - t0) / 1e9);
+            metrics.arrowConversion(convertNanos / 1e9);
         }
         metrics.recordsSkipped(SkipReason.JSON_PARSE, values.size() - converted.rows());
         int[] valueOfRow = rejects.setAsideUnparsed(converted, sources);
@@ -208,8 +213,10 @@ public final class Pump {
         }
         if (!stages.isPerPollBatchNoop()) {
             // coerce → keep → drop; the offsets of filtered-out records stay in the ledger (decision D6)
+            long stagesStart = System.nanoTime();
             root = stages.applyPerPollBatch(root);
             nbytes = ArrowSizes.nbytes(root);
+            phases.stages(System.nanoTime() - stagesStart);
         }
         if (root.getRowCount() == 0) {
             root.close();
@@ -227,9 +234,9 @@ public final class Pump {
         int columns;
         double writeSeconds;
         List<RejectedRecord> flushRejects = rejects.records();
+        long unifyStart = System.nanoTime();
         try (UnifiedBatches unified = unifier.unify(pending.drain());
-             SortedBatch sorted = new SortedBatch(unified.batches().isEmpty() ? Optional.empty()
-                     : stages.sortForWrite(unified.batches()))) {
+             SortedBatch sorted = sortTimed(unified, unifyStart)) {
             List<OffsetRange> ranges = ledger.ranges(settings.topic());
             FlushBatch batch = sorted.root()
                     .map(root -> new FlushBatch(root.getSchema(), List.of(root), records, ranges, flushRejects))
@@ -239,13 +246,16 @@ public final class Pump {
             long writeStart = System.nanoTime();
             written = writeWithRetry(batch);
             writeSeconds = (System.nanoTime() - writeStart) / 1e9;
+            phases.write(System.nanoTime() - writeStart);
             metrics.flushDuration(writeSeconds);
         }
         Map<Integer, Long> next = ledger.nextOffsets();
         rejects.clear();
         columnBudget.flushed(sink.liveColumns());
         pauseBeforeKafkaCommit();
+        long commitStart = System.nanoTime();
         commitWithRetry();
+        phases.commit(System.nanoTime() - commitStart);
         rejects.committed(flushRejects);
 
         metrics.recordsWritten(written);
@@ -253,12 +263,21 @@ public final class Pump {
         metrics.flushSize(bytes, records);
         metrics.pendingBytes(0);
         next.forEach(metrics::lastCommittedOffset);
-        LOG.infof("Flush: %d records, %d bytes, %d columns, write=%ss, elapsed=%ss%s", records, bytes, columns,
-                seconds(writeSeconds), seconds((System.nanoTime() - started) / 1e9),
+        LOG.infof("Flush: %d records, %d bytes, %d columns, write=%ss, elapsed=%ss (%s)%s", records, bytes, columns,
+                seconds(writeSeconds), seconds((System.nanoTime() - started) / 1e9), phases.summaryAndReset(),
                 flushRejects.isEmpty() ? "" : ", rejects=" + flushRejects.size());
         lag.maybeRefresh(consumer, next);
         lastFlushNanos = System.nanoTime();
         health.flushed();
+    }
+
+    private SortedBatch sortTimed(UnifiedBatches unified, long unifyStart) {
+        long sortStart = System.nanoTime();
+        phases.unify(sortStart - unifyStart);
+        SortedBatch sorted = new SortedBatch(unified.batches().isEmpty() ? Optional.empty()
+                : stages.sortForWrite(unified.batches()));
+        phases.sort(System.nanoTime() - sortStart);
+        return sorted;
     }
 
     /** The test hook's window: the rows and their offsets are in the lake, Kafka does not know yet. */

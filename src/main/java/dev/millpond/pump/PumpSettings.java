@@ -6,9 +6,11 @@ package dev.millpond.pump;
  * @param pauseAfterLakeCommitMs test-only (MILLPOND_TEST_PAUSE_AFTER_LAKE_COMMIT_MS): sleep between the lake write and
  *                               the Kafka offset commit, so a chaos test can SIGKILL the process in exactly that window
  * @param rejectMaxValueBytes    how much of a rejected record's value is kept (MILLPOND_REJECTS_MAX_VALUE_BYTES)
+ * @param pendingMemoryBytes     the memory budget's bound on the pending batches' real Arrow allocation: reaching it
+ *                               fires a size flush whatever FLUSH_SIZE says, so the pod fits its memory limit
  */
 public record PumpSettings(String topic, long flushSizeBytes, long flushIntervalMs, int consumeBatchSize,
-                           long pauseAfterLakeCommitMs, int rejectMaxValueBytes) {
+                           long pauseAfterLakeCommitMs, int rejectMaxValueBytes, long pendingMemoryBytes) {
 
     /**
      * Rejects held for one flush, at most: they sit on the heap (not in Arrow memory) and are sent as SQL text, so
@@ -19,7 +21,7 @@ public record PumpSettings(String topic, long flushSizeBytes, long flushInterval
     public PumpSettings(String topic, long flushSizeBytes, long flushIntervalMs, int consumeBatchSize,
                         long pauseAfterLakeCommitMs) {
         this(topic, flushSizeBytes, flushIntervalMs, consumeBatchSize, pauseAfterLakeCommitMs,
-                dev.millpond.config.LandingLimits.DEFAULT_REJECT_MAX_VALUE_BYTES);
+                dev.millpond.config.LandingLimits.DEFAULT_REJECT_MAX_VALUE_BYTES, Long.MAX_VALUE);
     }
 
     public PumpSettings(String topic, long flushSizeBytes, long flushIntervalMs, int consumeBatchSize) {

@@ -28,6 +28,7 @@ class StartupFailureIT {
                 Arguments.of("REPLICA_COUNT", "abc", "REPLICA_COUNT"),
                 Arguments.of("POD_NAME", "millpond-2", "Ordinal 2 >= REPLICA_COUNT 2"),
                 Arguments.of("DUCKLAKE_TABLE", "events;drop", "DUCKLAKE_TABLE contains unsafe characters"),
+                Arguments.of("MILLPOND_MEMORY_LIMIT", "lots", "MILLPOND_MEMORY_LIMIT must be a size"),
                 Arguments.of("KAFKA_TOPIC", "no-such-topic", "Topic 'no-such-topic' not found"),
                 // Settings Quarkus applies itself: refused with the project's message, never a Quarkus SRCFG error.
                 Arguments.of("LOG_LEVEL", "LOUD", "LOG_LEVEL must be one of CRITICAL, ERROR, WARNING, INFO, DEBUG"),

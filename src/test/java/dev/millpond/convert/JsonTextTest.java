@@ -95,4 +95,65 @@ class JsonTextTest {
     void validatesUtf8Strictly(String name, byte[] input, boolean valid) {
         assertThat(JsonText.isStrictUtf8WithoutNul(input)).isEqualTo(valid);
     }
+
+    /**
+     * The copy-instead-of-re-render shortcut for nested floats: whenever it says a literal is already in shortest form,
+     * re-rendering that literal's value gives the literal back, over random plain decimals of every shape.
+     */
+    @Test
+    void aLiteralJudgedShortestIsExactlyWhatAppendDoubleWrites() {
+        Random random = new Random(20261201);
+        int accepted = 0;
+        for (int n = 0; n < 300_000; n++) {
+            StringBuilder b = new StringBuilder();
+            if (random.nextInt(4) == 0) {
+                b.append('-');
+            }
+            int intDigits = random.nextInt(19);
+            if (intDigits == 0 || random.nextInt(3) == 0) {
+                b.append('0');
+            } else {
+                b.append((char) ('1' + random.nextInt(9)));
+                for (int d = 1; d < intDigits; d++) {
+                    b.append(random.nextInt(5) == 0 ? '0' : (char) ('0' + random.nextInt(10)));
+                }
+            }
+            b.append('.');
+            int zeros = random.nextInt(3) == 0 ? random.nextInt(7) : 0;
+            b.append("0".repeat(zeros));
+            int fracDigits = random.nextInt(19);
+            for (int d = 0; d < fracDigits; d++) {
+                b.append(random.nextInt(6) == 0 ? '0' : (char) ('0' + random.nextInt(10)));
+            }
+            if (zeros + fracDigits == 0) {
+                b.append(random.nextBoolean() ? "0" : "00");
+            }
+            String literal = b.toString();
+            char[] chars = ("xx" + literal + "yy").toCharArray();
+            if (JsonText.isShortestDecimal(chars, 2, literal.length())) {
+                accepted++;
+                assertThat(JsonText.formatDouble(Double.parseDouble(literal))).as(literal).isEqualTo(literal);
+            }
+        }
+        assertThat(accepted).as("the shortcut applies to a good share of literals").isGreaterThan(30_000);
+    }
+
+    /** And it applies to what real payloads carry: the shortest text of ordinary doubles. */
+    @Test
+    void theShortestTextOfOrdinaryDoublesIsRecognised() {
+        Random random = new Random(7);
+        for (int n = 0; n < 100_000; n++) {
+            double v = Math.round(random.nextDouble() * Math.pow(10, random.nextInt(12)) * 1e4) / 1e4
+                    * (random.nextBoolean() ? 1 : -1);
+            String text = JsonText.formatDouble(v);
+            if (!text.contains("e")) {
+                assertThat(JsonText.isShortestDecimal(text.toCharArray(), 0, text.length())).as(text).isTrue();
+            }
+        }
+        for (String notShortest : new String[] {"1.50", "0.30000000000000001", "1e5", "1.5e-7", "00.1", "-.5", "1.",
+            "0.000001", "12345678901234567.0", "1.2345678901234567", "+1.5", "1.5x"}) {
+            assertThat(JsonText.isShortestDecimal(notShortest.toCharArray(), 0, notShortest.length()))
+                    .as(notShortest).isFalse();
+        }
+    }
 }

@@ -51,26 +51,32 @@ public final class AppProcess implements AutoCloseable {
 
     /** Starts the app with exactly {@code env} (plus PATH/JAVA_HOME) on a free port; output goes to {@code log}. */
     public static AppProcess start(Map<String, String> env, Path log) throws IOException {
-        return start(env, log, "-Xmx1g", Integer::toString);
+        return start(env, log, List.of("-Xmx1g"), Integer::toString);
     }
 
     /** As {@link #start(Map, Path)}, with MILLPOND_HTTP_PORT spelled by {@code portText} (e.g. {@code 38_123}). */
     public static AppProcess start(Map<String, String> env, Path log, IntFunction<String> portText)
             throws IOException {
-        return start(env, log, "-Xmx1g", portText);
+        return start(env, log, List.of("-Xmx1g"), portText);
     }
 
     /** As {@link #start(Map, Path)} with this heap flag, e.g. {@code -Xmx614m} as the StatefulSet's 1 GiB pod gets. */
     public static AppProcess start(Map<String, String> env, Path log, String heap) throws IOException {
-        return start(env, log, heap, Integer::toString);
+        return start(env, log, List.of(heap), Integer::toString);
     }
 
-    private static AppProcess start(Map<String, String> env, Path log, String heap, IntFunction<String> portText)
-            throws IOException {
+    /** As {@link #start(Map, Path)}, with these JVM options (heap, GC, NMT …) instead of {@code -Xmx1g}. */
+    public static AppProcess start(Map<String, String> env, Path log, List<String> jvmOptions) throws IOException {
+        return start(env, log, jvmOptions, Integer::toString);
+    }
+
+    private static AppProcess start(Map<String, String> env, Path log, List<String> jvmOptions,
+                                    IntFunction<String> portText) throws IOException {
         int port = freePort();
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(java, heap, "--add-opens=java.base/java.nio=ALL-UNNAMED",
-                "-jar", jar().toAbsolutePath().toString()));
+        List<String> cmd = new ArrayList<>(List.of(java));
+        cmd.addAll(jvmOptions);
+        cmd.addAll(List.of("--add-opens=java.base/java.nio=ALL-UNNAMED", "-jar", jar().toAbsolutePath().toString()));
         ProcessBuilder pb = new ProcessBuilder(cmd);
         Map<String, String> penv = pb.environment();
         penv.keySet().removeIf(k -> !k.equals("PATH") && !k.equals("JAVA_HOME") && !k.equals("HOME"));

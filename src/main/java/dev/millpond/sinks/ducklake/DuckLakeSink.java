@@ -82,7 +82,40 @@ public final class DuckLakeSink implements Sink {
     }
 
     private static Connection open(DuckLakeSinkSettings settings) throws SQLException {
-        return LakeAttachment.of(settings).open();
+        Connection c = LakeAttachment.of(settings).open();
+        if (settings.resources().isPresent()) {
+            try {
+                Jdbc.execute(c, "SET threads = " + settings.resources().get().threads());
+                rowGroupSize(c, settings.resources().get());
+            } catch (SQLException e) {
+                c.close();
+                throw e;
+            }
+        }
+        return c;
+    }
+
+    /**
+     * DuckDB holds a whole parquet row group per writing thread in memory, so the row group size bounds the write's
+     * memory. It is a lake option, stored in the catalog: set only when it differs, so restarts do not write to the
+     * catalog. A failure (another pod setting it at the same moment) costs only memory, so it is logged, not raised.
+     */
+    private static void rowGroupSize(Connection c, DuckDbResources r) {
+        for (String[] option : new String[][] {{"parquet_row_group_size", Long.toString(r.rowGroupRows())},
+                {"parquet_row_group_size_bytes", (r.rowGroupMaxBytes() >> 20) + "MiB"}}) {
+            try {
+                String current = Jdbc.queryString(c, "SELECT value FROM lake.options() WHERE option_name = "
+                        + DuckLakeSql.literal(option[0]) + " AND scope = 'GLOBAL'");
+                if (!option[1].equals(current)) {
+                    Jdbc.execute(c, "CALL lake.set_option(" + DuckLakeSql.literal(option[0]) + ", "
+                            + DuckLakeSql.literal(option[1]) + ")");
+                    LOG.infof("DuckLake option %s set to %s (was %s)", option[0], option[1], current);
+                }
+            } catch (SQLException e) {
+                LOG.warnf("Could not set the DuckLake option %s=%s: %s", option[0], option[1],
+                        String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
+            }
+        }
     }
 
     @Override

@@ -14,6 +14,8 @@ import java.util.Optional;
  * @param lakeOffsetsGroupId the Kafka group.id whose offsets each flush records in {@code _millpond_offsets}, in the
  *                       same transaction as its rows; empty when MILLPOND_LAKE_OFFSETS=false
  * @param landing        the width bound and the rejects table (MILLPOND_MAX_TABLE_COLUMNS, MILLPOND_REJECTS…)
+ * @param resources      DuckDB's threads and the lake's parquet row group size from the memory budget; empty leaves
+ *                       DuckDB's and DuckLake's defaults
  */
 public record DuckLakeSinkSettings(
         String connection,
@@ -28,15 +30,25 @@ public record DuckLakeSinkSettings(
         List<String> variantSources,
         Path extensionDirectory,
         Optional<String> lakeOffsetsGroupId,
-        LandingLimits landing) {
+        LandingLimits landing,
+        Optional<DuckDbResources> resources) {
 
-    /** The defaults for the width bound and the rejects table. */
+    /** The width bound and the rejects table at their defaults, DuckDB's own resource defaults. */
     public DuckLakeSinkSettings(String connection, CatalogLocation catalog, String dataPath, String schema, String table,
                                 List<S3Setting> s3Settings, int maxRetryCount, Optional<String> memoryLimit,
                                 Optional<String> partitionBy, List<String> variantSources, Path extensionDirectory,
                                 Optional<String> lakeOffsetsGroupId) {
         this(connection, catalog, dataPath, schema, table, s3Settings, maxRetryCount, memoryLimit, partitionBy,
                 variantSources, extensionDirectory, lakeOffsetsGroupId, LandingLimits.DEFAULTS);
+    }
+
+    /** As the full form, with DuckDB's and DuckLake's own resource defaults. */
+    public DuckLakeSinkSettings(String connection, CatalogLocation catalog, String dataPath, String schema, String table,
+                                List<S3Setting> s3Settings, int maxRetryCount, Optional<String> memoryLimit,
+                                Optional<String> partitionBy, List<String> variantSources, Path extensionDirectory,
+                                Optional<String> lakeOffsetsGroupId, LandingLimits landing) {
+        this(connection, catalog, dataPath, schema, table, s3Settings, maxRetryCount, memoryLimit, partitionBy,
+                variantSources, extensionDirectory, lakeOffsetsGroupId, landing, Optional.empty());
     }
 
     public DuckLakeSinkSettings {

@@ -1,0 +1,105 @@
+package dev.millpond.memory;
+
+import dev.millpond.sinks.ducklake.DuckDbResources;
+
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * How the container's memory is shared out, decided once at startup from the limit ({@link ContainerMemory}), the
+ * heap the JVM was given and {@code FLUSH_SIZE}. Every part that can grow with the load gets a bound:
+ *
+ * <ul>
+ *   <li><b>heap</b>: fixed by the JVM options ({@code -XX:MaxRAMPercentage=20} in the image); it holds the Kafka fetch
+ *       buffers, whose bound {@link #kafkaFetchBytes()} is a slice of it, and the converter's scratch;</li>
+ *   <li><b>JVM native</b>: metaspace, code cache, GC structures, thread stacks — measured with NMT, not tunable;</li>
+ *   <li><b>Arrow</b>: the pending rows plus the copies a flush may make (unify, sort). The pump flushes early when
+ *       the pending batches' actual allocation reaches {@link #arrowPendingBytes()}, so no {@code FLUSH_SIZE}
+ *       can outgrow the limit;</li>
+ *   <li><b>DuckDB</b>: {@code memory_limit}, what is left; an explicit {@code DUCKDB_MEMORY_LIMIT} wins;</li>
+ *   <li><b>slack</b>: what no allocator accounts for — malloc fragmentation (the image sets
+ *       {@code MALLOC_ARENA_MAX=2}), DuckDB allocations outside its buffer manager, the Arrow C stream.</li>
+ * </ul>
+ *
+ * Figures and how they were measured: docs/memory.md.
+ *
+ * @param limitBytes        the container limit, or empty when nothing bounds the process (then nothing is derived)
+ * @param source            where the limit came from
+ * @param heapBytes         the JVM's maximum heap
+ * @param jvmNativeBytes    reserved for the JVM's own native memory
+ * @param arrowPendingBytes the pending buffer's allocation at which the pump flushes whatever FLUSH_SIZE says
+ * @param arrowBytes        reserved for Arrow in all: pending rows and a flush's copies of them
+ * @param duckdbBytes       DuckDB's {@code memory_limit}, empty to leave DuckDB's default
+ * @param duckdbThreads     DuckDB's {@code threads}
+ * @param kafkaFetchBytes   the consumer's {@code fetch.max.bytes}
+ */
+public record MemoryBudget(Optional<Long> limitBytes, String source, long heapBytes, long jvmNativeBytes,
+                           long arrowPendingBytes, long arrowBytes, Optional<Long> duckdbBytes, int duckdbThreads,
+                           long kafkaFetchBytes) {
+
+    static final long MIB = 1L << 20;
+    /** Metaspace, code cache, symbols, threads and GC of this app at a 256 MiB heap, from NMT, rounded up. */
+    static final long JVM_NATIVE_BASE = 112 * MIB;
+    /** Arrow's allocations over pyarrow's nbytes (buffer rounding, validity, offsets) seen on PostHog events. */
+    static final double ARROW_OVERHEAD = 1.15;
+    static final long DUCKDB_FLOOR = 128 * MIB;
+    static final long KAFKA_FETCH_DEFAULT = 50 * MIB;
+
+    /**
+     * @param limit      the container's limit, if any
+     * @param heapBytes  {@code Runtime.maxMemory()}
+     * @param flushSize  FLUSH_SIZE (≤ 0: flush every poll)
+     * @param processors CPUs the JVM sees (the container's CPU limit or request)
+     */
+    public static MemoryBudget plan(Optional<ContainerMemory> limit, long heapBytes, long flushSize, int processors) {
+        int threads = Math.max(1, Math.min(processors, 2));
+        long jvmNative = JVM_NATIVE_BASE + heapBytes / 16;
+        long fetch = Math.max(4 * MIB, Math.min(KAFKA_FETCH_DEFAULT, heapBytes / 8));
+        if (limit.isEmpty()) {
+            long pending = flushSize > 0 ? (long) (flushSize * ARROW_OVERHEAD) + 64 * MIB : 64 * MIB;
+            return new MemoryBudget(Optional.empty(), "none", heapBytes, jvmNative, pending, 2 * pending,
+                    Optional.empty(), threads, fetch);
+        }
+        long total = limit.get().bytes();
+        long slack = total / 10;
+        long free = total - heapBytes - jvmNative - slack;
+        // Arrow gets up to half of what is left: the pending rows, and as much again for a flush's copies.
+        long wanted = flushSize > 0 ? (long) (flushSize * ARROW_OVERHEAD) + 16 * MIB : 32 * MIB;
+        long arrow = Math.max(32 * MIB, Math.min(2 * wanted, free - DUCKDB_FLOOR));
+        long duckdb = Math.max(DUCKDB_FLOOR, free - arrow);
+        return new MemoryBudget(Optional.of(total), limit.get().source(), heapBytes, jvmNative, arrow / 2, arrow,
+                Optional.of(duckdb), threads, fetch);
+    }
+
+    /** Rows per parquet row group: DuckDB buffers one per thread; see {@link DuckDbResources}. */
+    static final long ROW_GROUP_ROWS = 8_192;
+
+    /** DuckDB's threads and row group bounds: a thread's row group may take a quarter of DuckDB's share at most. */
+    public DuckDbResources duckdb() {
+        long share = duckdbBytes.orElse(1L << 30);
+        return new DuckDbResources(duckdbThreads, ROW_GROUP_ROWS, Math.max(8 * MIB, share / (4L * duckdbThreads)));
+    }
+
+    /** DuckDB's {@code memory_limit} as a SQL value, e.g. {@code 300MiB}. */
+    public Optional<String> duckdbMemoryLimit() {
+        return duckdbBytes.map(b -> (b / MIB) + "MiB");
+    }
+
+    /** The startup line. */
+    public String describe(Optional<String> explicitDuckdbLimit) {
+        String duck = explicitDuckdbLimit.map(v -> v + " (DUCKDB_MEMORY_LIMIT)")
+                .or(this::duckdbMemoryLimit).orElse("DuckDB's default");
+        if (limitBytes.isEmpty()) {
+            return String.format(Locale.ROOT, "Memory budget: no container limit found (set %s or a cgroup limit);"
+                            + " heap %d MiB, Arrow pending up to %d MiB, DuckDB memory_limit %s, threads %d,"
+                            + " Kafka fetch.max.bytes %d MiB", ContainerMemory.VARIABLE, heapBytes / MIB,
+                    arrowPendingBytes / MIB, duck, duckdbThreads, kafkaFetchBytes / MIB);
+        }
+        long total = limitBytes.get();
+        return String.format(Locale.ROOT, "Memory budget: limit %d MiB (%s) = heap %d + JVM native %d + Arrow %d"
+                        + " (flush at %d pending) + DuckDB %s + slack %d; DuckDB threads %d, Kafka fetch.max.bytes"
+                        + " %d MiB (in the heap)", total / MIB, source, heapBytes / MIB, jvmNativeBytes / MIB,
+                arrowBytes / MIB, arrowPendingBytes / MIB, duck, (total - heapBytes - jvmNativeBytes - arrowBytes
+                        - duckdbBytes.orElse(0L)) / MIB, duckdbThreads, kafkaFetchBytes / MIB);
+    }
+}

@@ -1,0 +1,105 @@
+package dev.millpond.memory;
+
+import dev.millpond.config.ConfigException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+class MemoryBudgetTest {
+
+    private static final long MIB = 1L << 20;
+
+    @Test
+    void theShippedPodAtDefaultsLeavesDuckDbAndArrowRoomInsideOneGiB() {
+        MemoryBudget b = MemoryBudget.plan(Optional.of(new ContainerMemory(1024 * MIB, "cgroup")), 256 * MIB,
+                104_857_600, 2);
+        long parts = b.heapBytes() + b.jvmNativeBytes() + b.arrowBytes() + b.duckdbBytes().orElseThrow();
+        assertTrue(parts <= 1024 * MIB - 1024 * MIB / 10, "the parts leave 10 % slack: " + b);
+        assertTrue(b.arrowPendingBytes() >= 104_857_600, "FLUSH_SIZE still triggers first at defaults: " + b);
+        assertTrue(b.duckdbBytes().orElseThrow() >= 256 * MIB, b.toString());
+        assertEquals("cgroup", b.source());
+        assertEquals(2, b.duckdbThreads());
+    }
+
+    /** Whatever FLUSH_SIZE and heap, the parts never add up to more than the limit less its slack. */
+    @Test
+    void anyFlushSizeFitsTheLimit() {
+        Random random = new Random(13);
+        for (int i = 0; i < 2_000; i++) {
+            long limit = (512 + random.nextInt(8 * 1024)) * MIB;
+            long heap = limit / 4;
+            long flushSize = random.nextInt(10) == 0 ? 0 : (long) (Math.pow(10, 4 + random.nextDouble() * 6));
+            MemoryBudget b = MemoryBudget.plan(Optional.of(new ContainerMemory(limit, "cgroup")), heap, flushSize,
+                    1 + random.nextInt(8));
+            long parts = b.heapBytes() + b.jvmNativeBytes() + b.arrowBytes() + b.duckdbBytes().orElseThrow();
+            assertTrue(parts <= limit - limit / 10, "limit " + limit + ", flush " + flushSize + ": " + b);
+            assertTrue(b.arrowPendingBytes() * 2 <= b.arrowBytes(), "room for a flush's copies: " + b);
+            assertTrue(b.duckdbThreads() >= 1 && b.duckdbThreads() <= 2, b.toString());
+            assertTrue(b.kafkaFetchBytes() <= heap / 8 || b.kafkaFetchBytes() == 4 * MIB, b.toString());
+        }
+    }
+
+    @Test
+    void withoutALimitNothingIsImposedOnDuckDb() {
+        MemoryBudget b = MemoryBudget.plan(Optional.empty(), 1024 * MIB, 104_857_600, 8);
+        assertTrue(b.duckdbBytes().isEmpty());
+        assertTrue(b.arrowPendingBytes() > 104_857_600, "FLUSH_SIZE alone decides: " + b);
+        assertTrue(b.describe(Optional.empty()).contains("no container limit"), b.describe(Optional.empty()));
+    }
+
+    @Test
+    void anExplicitDuckDbLimitIsWhatTheStartupLineReports() {
+        MemoryBudget b = MemoryBudget.plan(Optional.of(new ContainerMemory(1024 * MIB, "cgroup")), 256 * MIB,
+                104_857_600, 2);
+        assertTrue(b.describe(Optional.of("300MB")).contains("DuckDB 300MB (DUCKDB_MEMORY_LIMIT)"),
+                b.describe(Optional.of("300MB")));
+        assertTrue(b.describe(Optional.empty()).contains("DuckDB " + b.duckdbBytes().orElseThrow() / MIB + "MiB"),
+                b.describe(Optional.empty()));
+    }
+
+    @Test
+    void quantitiesParseAsKubernetesWritesThem() {
+        assertEquals(1L << 30, ContainerMemory.parse("1Gi"));
+        assertEquals(768 * MIB, ContainerMemory.parse("768Mi"));
+        assertEquals(768 * MIB, ContainerMemory.parse("768MiB"));
+        assertEquals(1_000_000_000L, ContainerMemory.parse("1G"));
+        assertEquals(1_000_000_000L, ContainerMemory.parse("1GB"));
+        assertEquals(1073741824L, ContainerMemory.parse(" 1073741824 "));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"lots", "-1Gi", "0", "1.5Gi", "1Xi", "99999999999999Ti"})
+    void aBadLimitFailsNamingTheVariable(String value) {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> ContainerMemory.detect(Map.of(ContainerMemory.VARIABLE, value)));
+        assertTrue(e.getMessage().startsWith("MILLPOND_MEMORY_LIMIT "), e.getMessage());
+    }
+
+    @Test
+    void theCgroupLimitIsReadWhenNoVariableIsSet(@TempDir Path cgroup) throws Exception {
+        assertEquals(Optional.empty(), ContainerMemory.detect(Map.of(), cgroup));
+        Files.writeString(cgroup.resolve("memory.max"), "max\n");
+        assertEquals(Optional.empty(), ContainerMemory.detect(Map.of(), cgroup), "v2 without a limit");
+        Files.writeString(cgroup.resolve("memory.max"), "1073741824\n");
+        assertEquals(Optional.of(new ContainerMemory(1L << 30, "cgroup")), ContainerMemory.detect(Map.of(), cgroup));
+        assertEquals(Optional.of(new ContainerMemory(512 * MIB, ContainerMemory.VARIABLE)),
+                ContainerMemory.detect(Map.of(ContainerMemory.VARIABLE, "512Mi"), cgroup), "the variable wins");
+        Files.delete(cgroup.resolve("memory.max"));
+        Files.createDirectories(cgroup.resolve("memory"));
+        Files.writeString(cgroup.resolve("memory").resolve("memory.limit_in_bytes"), "9223372036854771712\n");
+        assertEquals(Optional.empty(), ContainerMemory.detect(Map.of(), cgroup), "v1 without a limit");
+        Files.writeString(cgroup.resolve("memory").resolve("memory.limit_in_bytes"), "2147483648\n");
+        assertEquals(Optional.of(new ContainerMemory(2L << 30, "cgroup")), ContainerMemory.detect(Map.of(), cgroup));
+    }
+}
