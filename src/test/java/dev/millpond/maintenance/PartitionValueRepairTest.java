@@ -198,7 +198,7 @@ class PartitionValueRepairTest {
     }
 
     @Test
-    void aFileWhosePathHasNoSegmentsIsReportedAndLeftAlone() throws Exception {
+    void aFileWhosePathHasNoSegmentsIsReportedAndLeftAloneAndTheCommandObeysTheLock() throws Exception {
         try (MaintenanceFixture lake = new MaintenanceFixture(); BufferAllocator allocator = new RootAllocator()) {
             write(lake, allocator);
             String fingerprint = fingerprint(lake);
@@ -225,6 +225,16 @@ class PartitionValueRepairTest {
                     + "the path has no key=value segment for any partition key").contains("0 file(s) repaired, "
                     + "1 left alone");
             assertThat(recorded(lake)).isEqualTo(before);
+
+            assertThat(cli(lake, "repair-partition-values", "--days", "3").exit()).isEqualTo(2);
+            try (LakeSession holder = lake.session("compact --tier 1")) {
+                holder.lock();
+                Run locked = cli(lake, "repair-partition-values");
+                assertThat(locked.exit()).isEqualTo(1);
+                assertThat(locked.out()).startsWith("Target catalog: postgres ");
+                assertThat(locked.err()).contains("holding the advisory lock");
+                assertThat(cli(lake, "repair-partition-values", "--dry-run").exit()).isZero();
+            }
         }
     }
 }
