@@ -278,6 +278,34 @@ public final class LakeMaintenance {
         return new long[]{Long.parseLong(row.get(0)), Long.parseLong(row.get(1))};
     }
 
+    /**
+     * Rewrites the partition values of live data files whose {@code ducklake_file_partition_value} rows are missing,
+     * duplicated or disagree with the {@code key=value} segments of their path, in one Postgres transaction. Files
+     * whose path cannot supply the values are reported and left alone. Returns every file found (repaired, or that
+     * would be, and those left alone).
+     */
+    public List<PartitionValueRepair.Finding> repairPartitionValues(boolean dryRun) throws SQLException {
+        if (!dryRun) {
+            session.lock();
+        }
+        PartitionValueRepair repair = new PartitionValueRepair(catalog());
+        List<PartitionValueRepair.Finding> findings = repair.find();
+        for (PartitionValueRepair.Finding f : findings) {
+            if (f.repairable()) {
+                LOG.infof("repair-partition-values: %s file %d of %s (%s): recorded %s, path says %s",
+                        dryRun ? "would repair" : "repairing", f.dataFileId(), f.table(), f.path(), f.recorded(),
+                        f.fromPath());
+            } else {
+                LOG.warnf("repair-partition-values: leaving file %d of %s (%s) alone: recorded %s, and %s",
+                        f.dataFileId(), f.table(), f.path(), f.recorded(), f.problem());
+            }
+        }
+        if (!dryRun) {
+            repair.apply(findings);
+        }
+        return findings;
+    }
+
     // ---------------------------------------------------------------- orphans
 
     /**

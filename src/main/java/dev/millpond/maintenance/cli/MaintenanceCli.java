@@ -175,6 +175,20 @@ public final class MaintenanceCli {
         return operate("purge-orphan-stats", !dryRun, (m, s) -> m.purgeOrphanStats(dryRun));
     }
 
+    @Command(name = "repair-partition-values", description = "Rewrite missing or wrong partition values of live "
+            + "data files from the key=value segments of their paths (one line per file on stdout: "
+            + "data_file_id<TAB>table<TAB>path<TAB>what was recorded -> what the path says)")
+    int repairPartitionValues(@Option(names = "--dry-run") boolean dryRun) throws Exception {
+        return operate("repair-partition-values", !dryRun, (m, s) -> {
+            var findings = m.repairPartitionValues(dryRun);
+            findings.forEach(out::println);
+            long repairable = findings.stream().filter(f -> f.repairable()).count();
+            out.println("repair-partition-values: " + repairable + " file(s) " + (dryRun ? "to repair" : "repaired")
+                    + ", " + (findings.size() - repairable) + " left alone");
+            return findings;
+        });
+    }
+
     @Command(name = "find-orphans", description = "List deletion-queue rows whose object no longer exists "
             + "(data_file_id<TAB>path on stdout)")
     int findOrphans() throws Exception {
