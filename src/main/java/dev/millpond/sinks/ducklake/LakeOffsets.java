@@ -1,7 +1,6 @@
 package dev.millpond.sinks.ducklake;
 
 import dev.millpond.sinks.OffsetRange;
-import org.jboss.logging.Logger;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -21,7 +20,6 @@ import java.util.stream.Collectors;
 final class LakeOffsets {
 
     static final String TABLE = "_millpond_offsets";
-    private static final Logger LOG = Logger.getLogger(LakeOffsets.class);
 
     private final Connection connection;
     private final String schema;
@@ -49,23 +47,10 @@ final class LakeOffsets {
         String ddl = "CREATE TABLE IF NOT EXISTS " + qualified + " (table_name VARCHAR, group_id VARCHAR, "
                 + "topic VARCHAR, kafka_partition INTEGER, next_offset BIGINT, written_at TIMESTAMPTZ, "
                 + "first_offset BIGINT)";
-        for (int attempt = 1; ; attempt++) {
-            try {
-                Jdbc.execute(connection, ddl);
-                ensureFirstOffsetColumn();
-                return;
-            } catch (SQLException e) {
-                if (exists() && hasFirstOffsetColumn()) {
-                    LOG.debugf("%s was created concurrently by another writer", qualified);
-                    return;
-                }
-                if (attempt >= 5 || !CommitContention.isContention(e) && !String.valueOf(e.getMessage())
-                        .contains("already exists")) {
-                    throw new SQLException("Failed to create " + qualified + ": " + e.getMessage(), e);
-                }
-                sleepBeforeRetry(attempt);
-            }
-        }
+        SideTables.create(qualified, () -> {
+            Jdbc.execute(connection, ddl);
+            ensureFirstOffsetColumn();
+        }, () -> SideTables.exists(connection, schema, TABLE) && hasFirstOffsetColumn());
     }
 
     /**
@@ -82,17 +67,6 @@ final class LakeOffsets {
     private boolean hasFirstOffsetColumn() throws SQLException {
         try (PreparedStatement ps = connection.prepareStatement("SELECT 1 FROM information_schema.columns "
                 + "WHERE table_catalog = 'lake' AND table_schema = ? AND table_name = ? AND column_name = 'first_offset'")) {
-            ps.setString(1, schema);
-            ps.setString(2, TABLE);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next();
-            }
-        }
-    }
-
-    private boolean exists() throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement("SELECT 1 FROM information_schema.tables "
-                + "WHERE table_catalog = 'lake' AND table_schema = ? AND table_name = ?")) {
             ps.setString(1, schema);
             ps.setString(2, TABLE);
             try (ResultSet rs = ps.executeQuery()) {
@@ -127,14 +101,5 @@ final class LakeOffsets {
             }
         }
         return next;
-    }
-
-    private static void sleepBeforeRetry(int attempt) throws SQLException {
-        try {
-            Thread.sleep(200L * attempt);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new SQLException("interrupted while creating the offsets table", e);
-        }
     }
 }

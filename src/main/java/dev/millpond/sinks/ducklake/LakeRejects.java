@@ -1,7 +1,6 @@
 package dev.millpond.sinks.ducklake;
 
 import dev.millpond.sinks.RejectedRecord;
-import org.jboss.logging.Logger;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -26,7 +25,6 @@ import java.util.List;
 final class LakeRejects {
 
     static final String TABLE = "_millpond_rejects";
-    private static final Logger LOG = Logger.getLogger(LakeRejects.class);
 
     private final Connection connection;
     private final String schema;
@@ -49,38 +47,8 @@ final class LakeRejects {
         String ddl = "CREATE TABLE IF NOT EXISTS " + qualified + " (table_name VARCHAR, topic VARCHAR, "
                 + "kafka_partition INTEGER, kafka_offset BIGINT, kafka_timestamp TIMESTAMPTZ, reason VARCHAR, "
                 + "error VARCHAR, value BLOB, value_length BIGINT, rejected_at TIMESTAMPTZ)";
-        for (int attempt = 1; ; attempt++) {
-            try {
-                Jdbc.execute(connection, ddl);
-                return;
-            } catch (SQLException e) {
-                if (exists()) {
-                    LOG.debugf("%s was created concurrently by another writer", qualified);
-                    return;
-                }
-                if (attempt >= 5 || !CommitContention.isContention(e) && !String.valueOf(e.getMessage())
-                        .contains("already exists")) {
-                    throw new SQLException("Failed to create " + qualified + ": " + e.getMessage(), e);
-                }
-                try {
-                    Thread.sleep(200L * attempt);
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
-                    throw new SQLException("interrupted while creating the rejects table", ie);
-                }
-            }
-        }
-    }
-
-    private boolean exists() throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement("SELECT 1 FROM information_schema.tables "
-                + "WHERE table_catalog = 'lake' AND table_schema = ? AND table_name = ?")) {
-            ps.setString(1, schema);
-            ps.setString(2, TABLE);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next();
-            }
-        }
+        SideTables.create(qualified, () -> Jdbc.execute(connection, ddl),
+                () -> SideTables.exists(connection, schema, TABLE));
     }
 
     /**
