@@ -1,5 +1,6 @@
 package dev.millpond.app;
 
+import dev.millpond.config.Destination;
 import dev.millpond.config.FilterValues;
 import dev.millpond.config.MillpondConfig;
 import dev.millpond.convert.BatchUnifier;
@@ -15,11 +16,12 @@ import dev.millpond.memory.ContainerMemory;
 import dev.millpond.memory.MemoryBudget;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.PumpHealth;
+import dev.millpond.pump.FlushPlans;
 import dev.millpond.pump.Pump;
 import dev.millpond.pump.PumpSettings;
+import dev.millpond.pump.RecordedPlan;
 import dev.millpond.pump.WriteRetry;
 import dev.millpond.sinks.Sink;
-import dev.millpond.sinks.ducklake.DuckLakeSink;
 import dev.millpond.stages.ColumnBudget;
 import dev.millpond.stages.RecordStages;
 import org.apache.arrow.memory.AllocationListener;
@@ -53,23 +55,21 @@ public final class Pipeline implements AutoCloseable {
     private final PartitionAssignment assignment;
     private final List<ResumeDecision> resumeDecisions;
 
-    private Pipeline(MillpondConfig config, MillpondMetrics metrics, PumpHealth health, String extensionDirectory,
+    private Pipeline(MillpondConfig config, MillpondMetrics metrics, PumpHealth health, SinkFactory sinkFactory,
                      UnaryOperator<Sink> sinkDecorator, Pump.Sleeper sleeper,
                      Optional<Supplier<FilterValues>> includeSet) throws Exception {
         try {
             MemoryBudget budget = MemoryBudget.plan(ContainerMemory.detect(System.getenv()),
                     Runtime.getRuntime().maxMemory(), config.flushSizeBytes(),
                     Runtime.getRuntime().availableProcessors());
-            LOG.info(budget.describe(config.ducklake().memoryLimit()));
+            LOG.info(budget.describe(config.destination() == Destination.DUCKLAKE ? config.ducklake().memoryLimit()
+                    : Optional.empty()));
             // Arrow's default rounds every buffer up to a power of two (a 0.8 MB text column takes 1 MiB): ~25 % more
             // memory for the pending rows. 4 KiB segments waste at most a page per buffer.
             BufferAllocator allocator = keep(new RootAllocator(AllocationListener.NOOP, Long.MAX_VALUE,
                     new SegmentRoundingPolicy(4096)));
             BufferAllocator sinkMemory = keep(allocator.newChildAllocator("sink", 0, Long.MAX_VALUE));
-            Sink sink = keep(sinkDecorator.apply(new DuckLakeSink(
-                    DuckLakeSinkFactory.settings(config.ducklake(), config.groupId(), extensionDirectory,
-                            config.landing(), budget.duckdbMemoryLimit(), Optional.of(budget.duckdb())), metrics,
-                    sinkMemory)));
+            Sink sink = keep(sinkDecorator.apply(sinkFactory.open(config, metrics, sinkMemory, budget)));
             health.sinkReady();
             Admin admin = keep(Admin.create(KafkaClients.adminProperties(config.kafka())));
             Properties consumerProperties = KafkaClients.consumerProperties(config.kafka(), config.consumeBatchSize());
@@ -80,6 +80,10 @@ public final class Pipeline implements AutoCloseable {
             keep(new KafkaClientGauges(consumer::metrics, admin, consumerProperties.getProperty("security.protocol"),
                     metrics).start(config.statsIntervalMs()));
             assignment = PartitionAssignment.discover(admin, config.topic(), config.replicaCount(), config.ordinal());
+            // Read before the next step re-commits anything, which would erase the recorded plan.
+            boolean plansFlushes = config.destination() == Destination.HOGLAKE;
+            RecordedPlan recordedPlan = plansFlushes ? RecordedPlan.read(consumer, admin, assignment)
+                    : RecordedPlan.none();
             Map<Integer, Long> kafkaStarts = StartupOffsets.recoverAndSeed(consumer, admin, assignment,
                     config.autoOffsetReset(), metrics);
             consumer.assign(StartupOffsets.topicPartitions(assignment));
@@ -104,6 +108,12 @@ public final class Pipeline implements AutoCloseable {
                     WriteRetry.duckLakeWrites(config.sinkOutageBudget()),
                     sleeper, new ColumnBudget(config.landing().maxTableColumns(),
                             config.landing().maxNewColumnsPerFlush(), pumpMemory, sink::becomesColumn));
+            if (plansFlushes && lakeOffsets.isEmpty()) {
+                // Hoglake names each publication by its offset ranges: a flush rebuilt at the same boundary after a
+                // crash is recognised instead of published twice.
+                pump.useFlushPlans(FlushPlans.on(consumer, config.topic(), recordedPlan, config.flushIntervalMs(),
+                        metrics, sleeper));
+            }
             keep(pump::discardPending);
         } catch (Exception | Error e) {
             close();
@@ -118,22 +128,30 @@ public final class Pipeline implements AutoCloseable {
      */
     public static Pipeline open(MillpondConfig config, MillpondMetrics metrics, PumpHealth health,
                                 String extensionDirectory, Optional<Supplier<FilterValues>> includeSet) throws Exception {
-        return new Pipeline(config, metrics, health, extensionDirectory, UnaryOperator.identity(), Pump.Sleeper.REAL,
-                includeSet);
+        return new Pipeline(config, metrics, health, SinkFactory.forDestination(extensionDirectory),
+                UnaryOperator.identity(), Pump.Sleeper.REAL, includeSet);
     }
 
     /** For tests that inject faults at the sink edge, skip real backoff sleeps or drive the keep filter. */
     public static Pipeline open(MillpondConfig config, MillpondMetrics metrics, PumpHealth health,
                                 String extensionDirectory, UnaryOperator<Sink> sinkDecorator, Pump.Sleeper sleeper,
                                 Optional<Supplier<FilterValues>> includeSet) throws Exception {
-        return new Pipeline(config, metrics, health, extensionDirectory, sinkDecorator, sleeper, includeSet);
+        return new Pipeline(config, metrics, health, SinkFactory.forDestination(extensionDirectory), sinkDecorator,
+                sleeper, includeSet);
     }
 
     /** For tests that inject faults at the sink edge or skip real backoff sleeps. */
     public static Pipeline open(MillpondConfig config, MillpondMetrics metrics, PumpHealth health,
                                 String extensionDirectory, UnaryOperator<Sink> sinkDecorator,
                                 Pump.Sleeper sleeper) throws Exception {
-        return new Pipeline(config, metrics, health, extensionDirectory, sinkDecorator, sleeper, Optional.empty());
+        return new Pipeline(config, metrics, health, SinkFactory.forDestination(extensionDirectory), sinkDecorator,
+                sleeper, Optional.empty());
+    }
+
+    /** For tests of the loop with a sink of their own in place of the destination's. */
+    public static Pipeline open(MillpondConfig config, MillpondMetrics metrics, PumpHealth health,
+                                SinkFactory sinkFactory, Pump.Sleeper sleeper) throws Exception {
+        return new Pipeline(config, metrics, health, sinkFactory, UnaryOperator.identity(), sleeper, Optional.empty());
     }
 
     public Pump pump() {

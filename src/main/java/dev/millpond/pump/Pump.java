@@ -65,6 +65,7 @@ public final class Pump {
     private final PendingBuffer pending = new PendingBuffer();
     private final OffsetLedger ledger = new OffsetLedger();
     private final FlushPhases phases = new FlushPhases();
+    private FlushPlans plans = FlushPlans.off();
     private volatile boolean stopRequested;
     private long lastFlushNanos = System.nanoTime();
     private long lastHeartbeatNanos = System.nanoTime();
@@ -96,6 +97,11 @@ public final class Pump {
         this.writeLadder = new WriteLadder(sink, metrics, health, writeRetry, sleeper);
         this.commitRetry = RetryPolicy.offsetCommits();
         this.sleeper = sleeper;
+    }
+
+    /** Records each flush's plan before writing it, and cuts the first flush at the one recorded; before {@link #run}. */
+    public void useFlushPlans(FlushPlans plans) {
+        this.plans = plans;
     }
 
     /** Asks the loop to finish its current step, flush what is pending, commit, and return. Safe from any thread. */
@@ -152,6 +158,7 @@ public final class Pump {
         }
         health.pollReturned();
         heartbeat();
+        records = plans.admit(records);
 
         List<byte[]> values = new ArrayList<>(records.size());
         List<ConsumerRecord<byte[], byte[]>> sources = new ArrayList<>(records.size());
@@ -173,7 +180,8 @@ public final class Pump {
                 : pending.bytes() >= settings.flushSizeBytes() || pending.allocated() >= settings.pendingMemoryBytes()
                 || rejects.bytes() >= Math.min(settings.flushSizeBytes(), PumpSettings.MAX_PENDING_REJECT_BYTES);
         boolean timeFired = System.nanoTime() - lastFlushNanos >= intervalNanos;
-        if (!sizeFired && !timeFired) {
+        PlanReplay.Step planned = plans.step();
+        if (planned == PlanReplay.Step.HOLD || planned == PlanReplay.Step.NORMAL && !sizeFired && !timeFired) {
             return;
         }
         if (pending.records() > 0 || !rejects.isEmpty()) {
@@ -238,6 +246,7 @@ public final class Pump {
         try (UnifiedBatches unified = unifier.unify(pending.drain());
              SortedBatch sorted = sortTimed(unified, unifyStart)) {
             List<OffsetRange> ranges = ledger.ranges(settings.topic());
+            plans.beforeFirstAttempt(ranges);
             FlushBatch batch = sorted.root()
                     .map(root -> new FlushBatch(root.getSchema(), List.of(root), records, ranges, flushRejects))
                     .orElseGet(() -> new FlushBatch(unified.schema(), unified.batches(), records, ranges,
@@ -345,7 +354,9 @@ public final class Pump {
     /** Decision D10: the shutdown flush follows the same rules as any flush; a failure is logged, not raised. */
     private void shutdownFlush() {
         try {
-            if (pending.records() > 0 || !rejects.isEmpty()) {
+            if (plans.replayIncomplete()) {
+                LOG.info("Shutdown: the recorded flush is not complete yet; not flushing, it is replayed on restart");
+            } else if (pending.records() > 0 || !rejects.isEmpty()) {
                 LOG.infof("Shutdown: flushing %d pending records", pending.records());
                 flush(FlushTrigger.TIME);
             } else if (!ledger.isEmpty()) {

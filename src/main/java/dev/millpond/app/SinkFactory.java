@@ -1,0 +1,28 @@
+package dev.millpond.app;
+
+import dev.millpond.config.MillpondConfig;
+import dev.millpond.memory.MemoryBudget;
+import dev.millpond.observability.MillpondMetrics;
+import dev.millpond.sinks.Sink;
+import dev.millpond.sinks.ducklake.DuckLakeSink;
+import org.apache.arrow.memory.BufferAllocator;
+
+import java.util.Optional;
+
+/** Opens the sink a pipeline writes to: startup step 6. Returns only once the sink is ready to write. */
+@FunctionalInterface
+public interface SinkFactory {
+
+    Sink open(MillpondConfig config, MillpondMetrics metrics, BufferAllocator memory, MemoryBudget budget)
+            throws Exception;
+
+    /** The sink MILLPOND_DESTINATION selects. */
+    static SinkFactory forDestination(String extensionDirectory) {
+        return (config, metrics, memory, budget) -> switch (config.destination()) {
+            case DUCKLAKE -> new DuckLakeSink(DuckLakeSinkFactory.settings(config.ducklake(), config.groupId(),
+                    extensionDirectory, config.landing(), budget.duckdbMemoryLimit(), Optional.of(budget.duckdb())),
+                    metrics, memory);
+            case HOGLAKE -> throw new IllegalStateException("the hoglake sink is not in this build yet");
+        };
+    }
+}

@@ -1,0 +1,115 @@
+package dev.millpond.pump;
+
+import dev.millpond.observability.ErrorType;
+import dev.millpond.observability.MillpondMetrics;
+import dev.millpond.sinks.OffsetRange;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.jboss.logging.Logger;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Reproducible flush boundaries, for a sink that recognises a repeated flush by its offset ranges but records no
+ * offsets itself. Before a flush is first written, each of its partitions commits its first offset (so nothing moves)
+ * with the plan in the metadata; the commit after the write clears it. After a crash in between, the next run reads
+ * the plan ({@link RecordedPlan}) and cuts its first flush exactly there ({@link PlanReplay}), so the rebuilt flush
+ * has the same ranges and the sink publishes it at most once. {@link #off()} does none of this: no extra commits.
+ */
+public final class FlushPlans {
+
+    private static final Logger LOG = Logger.getLogger(FlushPlans.class);
+    private static final FlushPlans OFF = new FlushPlans(null, null, null, null, null);
+
+    private final Consumer<?, ?> consumer;
+    private final PlanReplay replay;
+    private final MillpondMetrics metrics;
+    private final RetryPolicy commitRetry;
+    private final Pump.Sleeper sleeper;
+
+    private FlushPlans(Consumer<?, ?> consumer, PlanReplay replay, MillpondMetrics metrics, RetryPolicy commitRetry,
+                       Pump.Sleeper sleeper) {
+        this.consumer = consumer;
+        this.replay = replay;
+        this.metrics = metrics;
+        this.commitRetry = commitRetry;
+        this.sleeper = sleeper;
+    }
+
+    public static FlushPlans off() {
+        return OFF;
+    }
+
+    /**
+     * Records plans from now on and replays {@code recorded} first. Call after {@code assign()}, before the first
+     * poll: the partitions outside the recorded plan are paused until it is written.
+     *
+     * @param flushIntervalMs FLUSH_INTERVAL_MS: the replay waits at most {@link #replayBound} for the planned records
+     */
+    public static FlushPlans on(Consumer<?, ?> consumer, String topic, RecordedPlan recorded, long flushIntervalMs,
+                                MillpondMetrics metrics, Pump.Sleeper sleeper) {
+        return new FlushPlans(consumer, new PlanReplay(consumer, topic, recorded, replayBound(flushIntervalMs),
+                System::nanoTime), metrics, RetryPolicy.offsetCommits(), sleeper);
+    }
+
+    /** A minute, or three flush intervals if longer: enough for a healthy broker to serve one flush again. */
+    static Duration replayBound(long flushIntervalMs) {
+        return Duration.ofMillis(Math.max(60_000, 3 * flushIntervalMs));
+    }
+
+    /**
+     * Commits the plan of the flush about to be written for the first time. A commit that keeps failing throws
+     * {@link PumpFailure} before anything is written.
+     */
+    void beforeFirstAttempt(List<OffsetRange> ranges) {
+        if (consumer == null || ranges.isEmpty()) {
+            return;
+        }
+        String flush = UUID.randomUUID().toString().replace("-", "");
+        Map<TopicPartition, OffsetAndMetadata> request = new HashMap<>();
+        for (OffsetRange r : ranges) {
+            FlushPlan plan = new FlushPlan(r.partition(), r.first(), r.last(), flush, ranges.size());
+            request.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.first(),
+                    plan.metadata()));
+        }
+        for (int attempt = 0; ; attempt++) {
+            try {
+                consumer.commitSync(request);
+                return;
+            } catch (WakeupException e) {
+                attempt--; // a stop request: the flush is still written and committed (shutdown flush)
+            } catch (KafkaException e) {
+                metrics.error(ErrorType.OFFSET_COMMIT);
+                if (attempt + 1 >= commitRetry.attempts()) {
+                    throw new PumpFailure("Committing the flush plan failed after " + commitRetry.attempts()
+                            + " attempts; nothing was written", e);
+                }
+                LOG.warnf("Flush plan commit attempt %d failed: %s", attempt + 1, e.toString());
+                sleeper.sleep(commitRetry.delaySeconds(attempt));
+            }
+        }
+    }
+
+    /** The polled records the current flush may take (see {@link PlanReplay#admit}). */
+    List<ConsumerRecord<byte[], byte[]>> admit(List<ConsumerRecord<byte[], byte[]>> polled) {
+        return replay == null ? polled : replay.admit(polled);
+    }
+
+    /** Whether the size and time triggers decide, or the replayed plan does. */
+    PlanReplay.Step step() {
+        return replay == null ? PlanReplay.Step.NORMAL : replay.step();
+    }
+
+    /** Whether a recorded flush is still being collected (a shutdown flush now would cut it elsewhere). */
+    boolean replayIncomplete() {
+        return replay != null && replay.incomplete();
+    }
+}
