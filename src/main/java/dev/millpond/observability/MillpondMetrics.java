@@ -309,4 +309,24 @@ public final class MillpondMetrics {
     public void orphanedUploads(long n) {
         Counter.builder("millpond.orphaned.uploads").tags(base).register(registry).increment(Math.max(0, n));
     }
+
+    // ---- hoglake sink ----
+
+    /**
+     * {@code millpond_hoglake_files_written_total}: parquet files registered by hoglake commits. Call with 0 when the
+     * sink opens so the series exists from the first scrape of a hoglake pod (and never on a DuckLake one).
+     */
+    public void hoglakeFilesWritten(long n) {
+        Counter.builder("millpond.hoglake.files.written").tags(base).register(registry).increment(Math.max(0, n));
+    }
+
+    /** {@code millpond_hoglake_commit_replays_total{outcome}}: {@code replayed} or {@code already_published}. */
+    public void hoglakeCommitReplay(String outcome) {
+        counter("millpond.hoglake.commit.replays", "outcome", outcome).increment();
+    }
+
+    /** {@code millpond_hoglake_orphaned_files_total}: uploaded parquet files no commit registered. */
+    public void hoglakeOrphanedFiles(long n) {
+        Counter.builder("millpond.hoglake.orphaned.files").tags(base).register(registry).increment(Math.max(0, n));
+    }
 }

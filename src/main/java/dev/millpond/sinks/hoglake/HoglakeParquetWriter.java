@@ -9,6 +9,7 @@ import org.apache.arrow.vector.FixedSizeBinaryVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.NullVector;
 import org.apache.arrow.vector.TimeStampMicroTZVector;
 import org.apache.arrow.vector.TimeStampMicroVector;
 import org.apache.arrow.vector.VarBinaryVector;
@@ -82,8 +83,18 @@ public final class HoglakeParquetWriter {
      * column fails with {@link UnsupportedColumnTypeException}.
      */
     public static EncodedFile write(List<Column> columns, List<VectorSchemaRoot> batches, List<int[]> rows) {
+        return write(columns, batches, rows, Map.of(), java.util.Set.of());
+    }
+
+    /**
+     * As {@link #write(List, List, List)}, with {@code constants} giving the one value of a column every row shares
+     * (in the column's parquet form: Long for long and timestamps) and {@code leftOut} naming batch columns written
+     * as nulls instead (their batch type cannot be written into the live column).
+     */
+    public static EncodedFile write(List<Column> columns, List<VectorSchemaRoot> batches, List<int[]> rows,
+            Map<String, Object> constants, java.util.Set<String> leftOut) {
         MessageType schema = schema(columns);
-        RowWriteSupport support = new RowWriteSupport(schema, columns);
+        RowWriteSupport support = new RowWriteSupport(schema, columns, constants, leftOut);
         ByteArrayOutputFile out = new ByteArrayOutputFile();
         long written = 0;
         ParquetWriter<Integer> writer = null;
@@ -204,16 +215,26 @@ public final class HoglakeParquetWriter {
         private final LeafWriter[] leaves;
         private RecordConsumer consumer;
 
-        RowWriteSupport(MessageType schema, List<Column> columns) {
+        private final Map<String, Object> constants;
+        private final java.util.Set<String> leftOut;
+
+        RowWriteSupport(MessageType schema, List<Column> columns, Map<String, Object> constants,
+                java.util.Set<String> leftOut) {
             this.schema = schema;
             this.columns = columns;
             this.leaves = new LeafWriter[columns.size()];
+            this.constants = constants;
+            this.leftOut = leftOut;
         }
 
         void bind(VectorSchemaRoot root) {
             for (int i = 0; i < columns.size(); i++) {
                 Column c = columns.get(i);
-                FieldVector v = root.getVector(c.name());
+                if (constants.containsKey(c.name())) {
+                    leaves[i] = constant(c, constants.get(c.name()));
+                    continue;
+                }
+                FieldVector v = leftOut.contains(c.name()) ? null : root.getVector(c.name());
                 leaves[i] = v == null ? null : leaf(c, v);
                 if (v == null && !c.nullable()) {
                     throw new UnsupportedColumnTypeException("required column '" + c.name() + "' is missing");
@@ -255,15 +276,70 @@ public final class HoglakeParquetWriter {
         }
     }
 
-    private interface LeafWriter {
+    interface LeafWriter {
         boolean isNull(int row);
 
         void write(RecordConsumer consumer, int row);
     }
 
+    /** Whether a batch vector of this type can be written into the column (directly or by a lossless cast). */
+    public static boolean writable(Column c, FieldVector vector) {
+        try {
+            leaf(c, vector);
+            return true;
+        } catch (UnsupportedColumnTypeException e) {
+            return false;
+        }
+    }
+
+    private static LeafWriter constant(Column c, Object value) {
+        ValueWriter w = switch (c.type()) {
+            case LONG, TIMESTAMP, TIMESTAMPTZ -> (rc, r) -> rc.addLong((Long) value);
+            case STRING, JSON -> (rc, r) -> rc.addBinary(Binary.fromString((String) value));
+            default -> throw new UnsupportedColumnTypeException("no constant " + c.type().wireName() + " column");
+        };
+        return new LeafWriter() {
+            @Override
+            public boolean isNull(int row) {
+                return value == null;
+            }
+
+            @Override
+            public void write(RecordConsumer consumer, int row) {
+                w.write(consumer, row);
+            }
+        };
+    }
+
     private static LeafWriter leaf(Column c, FieldVector vector) {
         FieldVector v = vector instanceof ExtensionTypeVector<?> ext ? ext.getUnderlyingVector() : vector;
-        LeafWriter w = switch (c.type()) {
+        if (v instanceof NullVector) {
+            return new LeafWriter() {
+                @Override
+                public boolean isNull(int row) {
+                    return true;
+                }
+
+                @Override
+                public void write(RecordConsumer consumer, int row) {
+                    throw new IllegalStateException("a null vector has no values");
+                }
+            };
+        }
+        LeafWriter w = exact(c, v);
+        if (w == null) {
+            w = LiveTypeCasts.cast(c.type(), v);
+        }
+        if (w == null) {
+            throw new UnsupportedColumnTypeException("column '" + c.name() + "' is " + c.type().wireName()
+                    + " in the table but " + vector.getField().getType() + " in the batch");
+        }
+        return w;
+    }
+
+    /** The batch vector's Arrow type is the column's own. */
+    private static LeafWriter exact(Column c, FieldVector v) {
+        return switch (c.type()) {
             case BOOLEAN -> v instanceof BitVector b ? of(b, (rc, r) -> rc.addBoolean(b.get(r) == 1)) : null;
             case INT -> v instanceof IntVector x ? of(x, (rc, r) -> rc.addInteger(x.get(r))) : null;
             case LONG -> v instanceof BigIntVector x ? of(x, (rc, r) -> rc.addLong(x.get(r))) : null;
@@ -279,18 +355,13 @@ public final class HoglakeParquetWriter {
             case UUID -> v instanceof FixedSizeBinaryVector x && x.getByteWidth() == 16
                     ? of(x, (rc, r) -> rc.addBinary(Binary.fromConstantByteArray(x.get(r)))) : null;
         };
-        if (w == null) {
-            throw new UnsupportedColumnTypeException("column '" + c.name() + "' is " + c.type().wireName()
-                    + " in the table but " + vector.getField().getType() + " in the batch");
-        }
-        return w;
     }
 
-    private interface ValueWriter {
+    interface ValueWriter {
         void write(RecordConsumer consumer, int row);
     }
 
-    private static LeafWriter of(FieldVector vector, ValueWriter value) {
+    static LeafWriter of(FieldVector vector, ValueWriter value) {
         return new LeafWriter() {
             @Override
             public boolean isNull(int row) {

@@ -51,6 +51,29 @@ public final class PartitionValue {
         };
     }
 
+    /**
+     * {@link #of} with the transform checked and bound once, for computing one value per row of a flush. Source
+     * values are in Iceberg's internal form, as for {@link #of}; a null source gives null.
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public static java.util.function.Function<Object, String> binder(HoglakeTransform transform,
+            OptionalInt bucketCount, HoglakeColumnType type) {
+        check(transform, type);
+        if (transform == HoglakeTransform.IDENTITY) {
+            return value -> value == null ? null : identity(type, value);
+        }
+        Transform t = switch (transform) {
+            case YEAR -> Transforms.year();
+            case MONTH -> Transforms.month();
+            case DAY -> Transforms.day();
+            case HOUR -> Transforms.hour();
+            case BUCKET -> Transforms.bucket(bucketCount.orElseThrow());
+            case IDENTITY -> throw new IllegalStateException("handled above");
+        };
+        java.util.function.Function bound = t.bind(type.icebergType());
+        return value -> value == null ? null : String.valueOf(bound.apply(value));
+    }
+
     /** The same rule the server applies when the spec is declared, checked before any row is written. */
     public static void check(HoglakeTransform transform, HoglakeColumnType type) {
         boolean ok = switch (transform) {

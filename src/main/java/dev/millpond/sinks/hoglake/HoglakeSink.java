@@ -1,0 +1,236 @@
+package dev.millpond.sinks.hoglake;
+
+import dev.millpond.config.HoglakeConfig;
+import dev.millpond.observability.MillpondMetrics;
+import dev.millpond.sinks.FlushBatch;
+import dev.millpond.sinks.Sink;
+import dev.millpond.sinks.WriteFailure;
+import dev.millpond.sinks.hoglake.HoglakeWire.CatalogInfo;
+import dev.millpond.sinks.hoglake.HoglakeWire.CommitResult;
+import dev.millpond.sinks.hoglake.HoglakeWire.TableInfo;
+import org.apache.arrow.memory.BufferAllocator;
+import org.jboss.logging.Logger;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Writes flushes into a hoglake table: each flush is uploaded as one parquet file per partition tuple and published
+ * by one idempotent commit whose key names the table incarnation and the flush's Kafka offset ranges. The prepared
+ * commit is held across retries of the same flush and re-sent unchanged, so a commit whose answer was lost is
+ * answered from the server's receipt instead of publishing the rows twice; a key the server already holds for a
+ * different request means an earlier process published this flush, and the flush is done. Every upload that ends up
+ * registered by no commit is counted as orphaned, with its URI.
+ *
+ * <p>Hoglake records no Kafka offsets in the lake, so {@link #recordedOffsets} is empty: Kafka's committed offsets
+ * decide where to resume. Not thread-safe: one sink per pump thread.
+ */
+public final class HoglakeSink implements Sink {
+
+    private static final Logger LOG = Logger.getLogger(HoglakeSink.class);
+    static final String REPLAYED = "replayed";
+    static final String ALREADY_PUBLISHED = "already_published";
+
+    private final HoglakeConfig config;
+    private final MillpondMetrics metrics;
+    private final HoglakeCatalogClient client;
+    private final HoglakeObjectStore store;
+    private final TableResolver tables;
+    private final SchemaEvolution evolution;
+    private final FlushPreparation preparation;
+    private final OrphanedFiles orphans;
+    private final PayloadDrops drops;
+
+    /** The live table as the last flush resolved it; null until the first flush. */
+    private TableInfo table;
+    /** The current flush's prepared commit, held across its retries; null when none is outstanding. */
+    private PreparedFlush held;
+
+    private HoglakeSink(HoglakeConfig config, MillpondMetrics metrics, HoglakeCatalogClient client,
+            HoglakeObjectStore store, String dataPath, List<String> sortBy) {
+        this.config = config;
+        this.metrics = metrics;
+        this.client = client;
+        this.store = store;
+        this.orphans = new OrphanedFiles(metrics);
+        this.tables = new TableResolver(client, config.catalog(), config.namespace(), config.table(),
+                config.partitionBy(), sortBy);
+        this.evolution = new SchemaEvolution(client, metrics, config.catalog(), config.namespace(), config.table());
+        this.preparation = new FlushPreparation(store, orphans, metrics, dataPath, config.namespace(), config.table(),
+                config.partitionBy(), "millpond/" + config.table());
+        this.drops = new PayloadDrops(metrics);
+    }
+
+    /**
+     * Connects the sink: resolves HOGLAKE_CATALOG (creating it when it is missing and HOGLAKE_DATA_PATH is set) and
+     * runs the object-store credential probe, so a bad URL, a missing catalog or a missing write grant fails startup
+     * before the pod claims readiness. The namespace and table are resolved on the first write.
+     *
+     * @param sortBy  MILLPOND_SORT_BY: declared as the table's sort order and reconciled like the partition spec
+     * @param memory  the sink's Arrow memory; the sink encodes straight from the flush's own vectors and allocates
+     *                none of its own today
+     * @throws HoglakeStartupException  the catalog cannot be resolved or created; the message is the line to log
+     * @throws ObjectStoreProbeException the probe failed; the message names the marker, catalog, credential source,
+     *                                   the S3 error and the setting to look at
+     */
+    public static HoglakeSink open(HoglakeConfig config, List<String> sortBy, MillpondMetrics metrics,
+            BufferAllocator memory) {
+        Duration timeout = Duration.ofMillis(Math.round(config.requestTimeoutSeconds() * 1000));
+        HoglakeCatalogClient client = new HoglakeCatalogClient(config.url(), timeout);
+        HoglakeObjectStore store = null;
+        try {
+            CatalogInfo catalog = CatalogResolution.resolve(client, config.url(), config.catalog(),
+                    config.dataPath());
+            store = HoglakeObjectStore.open(config.s3());
+            store.probe(catalog.dataPath(), config.catalog());
+            metrics.hoglakeFilesWritten(0);
+            metrics.hoglakeOrphanedFiles(0);
+            LOG.infof("Hoglake catalog resolved: catalog=%s data_path=%s table=%s.%s url=%s", config.catalog(),
+                    catalog.dataPath(), config.namespace(), config.table(), config.url());
+            return new HoglakeSink(config, metrics, client, store, catalog.dataPath(), sortBy);
+        } catch (RuntimeException e) {
+            if (store != null) {
+                store.close();
+            }
+            client.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public Optional<Map<Integer, Long>> recordedOffsets(String topic) {
+        return Optional.empty();
+    }
+
+    @Override
+    public long write(FlushBatch batch, int attempt) {
+        if (held != null && !held.covers(batch)) {
+            orphans.count(held.uris(), "superseded by the next flush before it was published");
+            held = null;
+        }
+        if (held != null) {
+            // A retry of the flush whose commit is prepared: send the same request again, never a new one.
+            return publish();
+        }
+        if (batch.rows() == 0 || batch.batches().isEmpty()) {
+            return 0;
+        }
+        PayloadColumns columns = PayloadColumns.of(batch.schema());
+        drops.count(columns);
+        if (columns.sent().isEmpty()) {
+            LOG.warnf("No writable column in a flush of %d rows; nothing written", batch.rows());
+            return 0;
+        }
+        table = tables.resolve(columns.sent());
+        table = evolution.evolve(table, columns.sent());
+        UUID key = batch.ranges().isEmpty()
+                // Without offsets there is no flush identity to name; a random key still makes retries idempotent.
+                ? UUID.randomUUID()
+                : FlushKey.of(config.catalog(), config.namespace(), config.table(), table.tableUuid(), batch.ranges());
+        long insertedAt = ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now());
+        Optional<PreparedFlush> prepared = preparation.prepare(batch, columns.sent(), table, key, insertedAt);
+        if (prepared.isEmpty()) {
+            return 0;
+        }
+        held = prepared.get();
+        return publish();
+    }
+
+    /**
+     * Sends the held commit. A request sent before may have been applied with its answer lost: the catalog head read
+     * just before the resend tells a receipt's answer (a snapshot at or below that head) from a fresh publication.
+     */
+    private long publish() {
+        PreparedFlush flush = held;
+        Optional<Long> headBefore = Optional.empty();
+        if (flush.sent()) {
+            CatalogReply<CatalogInfo> head = client.catalog(config.catalog());
+            if (!head.ok()) {
+                throw new HoglakeWriteException("reading catalog " + config.catalog() + " before resending flush "
+                        + flush.key(), head.failure());
+            }
+            headBefore = Optional.of(head.value().headSnapshotId());
+        }
+        flush.markSent();
+        CatalogReply<CommitResult> reply = client.commitPrepared(config.catalog(), flush.request());
+        if (reply.ok()) {
+            held = null;
+            metrics.hoglakeFilesWritten(flush.uris().size());
+            long snapshot = reply.value().snapshotId();
+            if (headBefore.isPresent() && snapshot <= headBefore.get()) {
+                metrics.hoglakeCommitReplay(REPLAYED);
+                LOG.infof("Flush %s was published by an earlier attempt whose answer was lost (snapshot %d);"
+                        + " answered from the receipt, not published again", flush.key(), snapshot);
+            }
+            return flush.rows();
+        }
+        CatalogFailure failure = reply.failure();
+        if (failure.isIdempotencyKeyReused()) {
+            held = null;
+            metrics.hoglakeCommitReplay(ALREADY_PUBLISHED);
+            LOG.warnf("Flush %s was already published by an earlier process (same key, different upload); not"
+                    + " publishing it again", flush.key());
+            orphans.count(flush.uris(), "flush " + flush.key() + " was already published");
+            return 0;
+        }
+        if (judged(failure)) {
+            // The server judged this request; an identical resend gets the identical answer, so it is dropped.
+            held = null;
+            orphans.count(flush.uris(), "the commit of flush " + flush.key() + " was refused: " + failure);
+            if (failure.isTableRecreated()) {
+                table = null;
+                LOG.warnf("Hoglake table %s was recreated under the same name; the next attempt re-resolves it and"
+                        + " prepares the flush again", tables.qualified());
+            }
+        }
+        throw new HoglakeWriteException("publishing flush " + flush.key(), failure);
+    }
+
+    /** A refusal the server decided (conflict, validation, expiry, any other 4xx): not a lost or unanswered request. */
+    private static boolean judged(CatalogFailure f) {
+        if (f.status().isEmpty()) {
+            return false;
+        }
+        int s = f.status().getAsInt();
+        return s >= 400 && s < 500 && s != 404 && s != 408 && s != 429;
+    }
+
+    @Override
+    public WriteFailure classify(Throwable failure) {
+        return HoglakeFailures.classify(failure);
+    }
+
+    @Override
+    public boolean keepsRejects() {
+        return false;
+    }
+
+    @Override
+    public List<String> liveColumns() {
+        TableInfo t = table;
+        return t == null ? List.of() : t.columns().stream().map(HoglakeWire.ColumnInfo::name).toList();
+    }
+
+    @Override
+    public boolean becomesColumn(String name) {
+        return PayloadColumns.dropReason(name).isEmpty();
+    }
+
+    @Override
+    public void close() {
+        if (held != null) {
+            orphans.count(held.uris(), "flush " + held.key() + " was still unpublished when the sink closed");
+            held = null;
+        }
+        try {
+            store.close();
+        } finally {
+            client.close();
+        }
+    }
+}
