@@ -105,7 +105,9 @@ public final class Pipeline implements AutoCloseable {
                     includeSet.map(set -> new RecordStages(config.recordHandling(), set, metrics, pumpMemory))
                             .orElseGet(() -> new RecordStages(config.recordHandling(), metrics, pumpMemory)),
                     sink, metrics, health, new LagMonitor(admin, assignment, metrics),
-                    WriteRetry.duckLakeWrites(config.sinkOutageBudget()),
+                    config.destination() == Destination.HOGLAKE
+                            ? WriteRetry.hoglakeWrites(config.hoglake().maxRetryCount(), config.sinkOutageBudget())
+                            : WriteRetry.duckLakeWrites(config.sinkOutageBudget()),
                     sleeper, new ColumnBudget(config.landing().maxTableColumns(),
                             config.landing().maxNewColumnsPerFlush(), pumpMemory, sink::becomesColumn));
             if (plansFlushes && lakeOffsets.isEmpty()) {

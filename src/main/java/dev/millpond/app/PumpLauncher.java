@@ -2,7 +2,6 @@ package dev.millpond.app;
 
 import dev.millpond.config.ConfigException;
 import dev.millpond.config.ConfigLoader;
-import dev.millpond.config.Destination;
 import dev.millpond.config.MillpondConfig;
 import dev.millpond.includevalues.IncludeValuesSource;
 import dev.millpond.memory.ContainerMemory;
@@ -12,6 +11,8 @@ import dev.millpond.observability.OtlpLogExport;
 import dev.millpond.observability.PumpHealth;
 import dev.millpond.pump.Pump;
 import dev.millpond.sinks.ducklake.IncompatibleCatalogException;
+import dev.millpond.sinks.hoglake.HoglakeStartupException;
+import dev.millpond.sinks.hoglake.ObjectStoreProbeException;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.ShutdownEvent;
@@ -80,13 +81,6 @@ public class PumpLauncher {
             Quarkus.asyncExit(1);
             return;
         }
-        if (config.destination() == Destination.HOGLAKE) {
-            // The hoglake variables are validated above; the writer behind them is still being built.
-            LOG.error("MILLPOND_DESTINATION=hoglake: the configuration is valid, but the hoglake writer is not yet"
-                    + " complete in this build; use MILLPOND_DESTINATION=ducklake");
-            Quarkus.asyncExit(1);
-            return;
-        }
         TerminationSignals.install();
         thread = new Thread(() -> runPump(config), "millpond-pump");
         thread.start();
@@ -108,8 +102,8 @@ public class PumpLauncher {
             }
             pump.run();
             LOG.info("Pump stopped");
-        } catch (IncompatibleCatalogException e) {
-            LOG.fatal(e.getMessage()); // one line: the cause is DuckLake's refusal, already quoted in it
+        } catch (IncompatibleCatalogException | HoglakeStartupException | ObjectStoreProbeException e) {
+            LOG.fatal(e.getMessage()); // one line: the cause (DuckLake's refusal, the catalog or S3 error) is in it
             Quarkus.asyncExit(1);
         } catch (Throwable e) {
             LOG.fatal("Fatal error in main loop", e);

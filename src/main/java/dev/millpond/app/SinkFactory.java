@@ -5,6 +5,7 @@ import dev.millpond.memory.MemoryBudget;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.sinks.Sink;
 import dev.millpond.sinks.ducklake.DuckLakeSink;
+import dev.millpond.sinks.hoglake.HoglakeSink;
 import org.apache.arrow.memory.BufferAllocator;
 
 import java.util.Optional;
@@ -22,7 +23,7 @@ public interface SinkFactory {
             case DUCKLAKE -> new DuckLakeSink(DuckLakeSinkFactory.settings(config.ducklake(), config.groupId(),
                     extensionDirectory, config.landing(), budget.duckdbMemoryLimit(), Optional.of(budget.duckdb())),
                     metrics, memory);
-            case HOGLAKE -> throw new IllegalStateException("the hoglake sink is not in this build yet");
+            case HOGLAKE -> HoglakeSink.open(config.hoglake(), config.recordHandling().sortBy(), metrics, memory);
         };
     }
 }

@@ -16,6 +16,11 @@ public record RetryPolicy(int attempts, double baseSeconds, boolean jitter) {
         return new RetryPolicy(3, 1.0, true);
     }
 
+    /** Sleeps of 1, 2, 4, 8, 16, 30, 30 … s (plus jitter, a 30 s step stays 30) between the attempts. */
+    public static RetryPolicy hoglakeWrites(int attempts) {
+        return new RetryPolicy(attempts, 1.0, true);
+    }
+
     public static RetryPolicy offsetCommits() {
         return new RetryPolicy(3, 0.5, false);
     }

@@ -21,6 +21,11 @@ public record WriteRetry(RetryPolicy ladder, Duration outageBudget) {
         return new WriteRetry(RetryPolicy.duckLakeWrites(), outageBudget);
     }
 
+    /** @param attempts HOGLAKE_MAX_RETRY_COUNT: the whole short ladder, first attempt included */
+    public static WriteRetry hoglakeWrites(int attempts, Duration outageBudget) {
+        return new WriteRetry(RetryPolicy.hoglakeWrites(attempts), outageBudget);
+    }
+
     /**
      * Seconds to wait before the next attempt once the short ladder is spent: {@code base·2^(n-1)} after {@code n}
      * attempts, capped at {@value #OUTAGE_CAP_SECONDS} s and reduced by up to a quarter at random (so a fleet that

@@ -95,8 +95,8 @@ class StartupFailureIT {
                 Arguments.of("HOGLAKE_CATALOG", "Bad", "HOGLAKE_CATALOG 'Bad' is not a valid hoglake catalog name"),
                 Arguments.of("MILLPOND_VARIANT_COLUMNS", "properties", "MILLPOND_VARIANT_COLUMNS is DuckLake-only"),
                 Arguments.of("HOGLAKE_MAX_RETRY_COUNT", "20", "past the 480s liveness deadline"),
-                // A valid hoglake group: validated, then refused until the writer is complete.
-                Arguments.of("HOGLAKE_TABLE", "events", "the hoglake writer is not yet complete in this build"));
+                // A valid group whose control plane is not there: one line naming the catalog, URL and the fix.
+                Arguments.of("HOGLAKE_TABLE", "events", "check HOGLAKE_URL and that the control plane is up"));
     }
 
     @ParameterizedTest(name = "hoglake {0}={1}")

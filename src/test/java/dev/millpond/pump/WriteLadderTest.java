@@ -182,6 +182,39 @@ class WriteLadderTest {
         }
     }
 
+    @Test
+    void hoglakeRetriesItsConfiguredAttemptsOnTheOneToThirtySecondStepsWithRetryAfterAsAFloor() {
+        List<WriteFailure> script = new ArrayList<>(always(WriteFailure.retryable(ErrorType.HOGLAKE_COMMIT_CONTENTION))
+                .subList(0, 7));
+        script.set(0, WriteFailure.retryable(ErrorType.WRITE_RETRY).withRetryAfter(Duration.ofSeconds(3)));
+        script.add(null);
+        ScriptedSink sink = new ScriptedSink(script);
+        WriteLadder ladder = new WriteLadder(sink, metrics, health, WriteRetry.hoglakeWrites(8, Duration.ZERO),
+                sleeps::add);
+
+        assertThat(ladder.write(BATCH, this::recordWait)).isEqualTo(7);
+
+        assertThat(sink.attempts).containsExactly(1, 2, 3, 4, 5, 6, 7, 8);
+        double[] floors = {3, 2, 4, 8, 16, 30, 30};
+        assertThat(sleeps).hasSize(7);
+        for (int i = 0; i < floors.length; i++) {
+            assertThat(sleeps.get(i)).as("sleep %d", i + 1).isBetween(floors[i], Math.min(30, floors[i] * 1.25));
+        }
+        assertThat(errors("hoglake_commit_contention")).isEqualTo(6);
+        assertThat(errors("write_retry")).isEqualTo(1);
+    }
+
+    @Test
+    void hoglakeStopsAfterItsConfiguredAttemptsAndAtOnceOnAPermanentFailure() {
+        ScriptedSink sink = new ScriptedSink(always(WriteFailure.retryable(ErrorType.WRITE_RETRY)));
+        assertThatThrownBy(() -> new WriteLadder(sink, metrics, health, WriteRetry.hoglakeWrites(4, Duration.ZERO),
+                sleeps::add).write(BATCH, this::recordWait)).hasMessage("Write failed after 4 attempts");
+        ScriptedSink refused = new ScriptedSink(always(WriteFailure.permanent(ErrorType.WRITE_RETRY)));
+        assertThatThrownBy(() -> new WriteLadder(refused, metrics, health, WriteRetry.hoglakeWrites(8, Duration.ZERO),
+                sleeps::add).write(BATCH, this::recordWait)).hasMessageContaining("permanently");
+        assertThat(refused.attempts).containsExactly(1);
+    }
+
     private WriteLadder ladder(Sink sink, Duration budget) {
         return new WriteLadder(sink, metrics, health, WriteRetry.duckLakeWrites(budget), sleeps::add);
     }
