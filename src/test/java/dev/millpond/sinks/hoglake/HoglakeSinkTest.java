@@ -1,0 +1,532 @@
+package dev.millpond.sinks.hoglake;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.millpond.config.HoglakeConfig;
+import dev.millpond.config.HoglakePartitionField;
+import dev.millpond.config.HoglakeS3;
+import dev.millpond.config.HoglakeTransform;
+import dev.millpond.config.Secret;
+import dev.millpond.observability.ErrorType;
+import dev.millpond.observability.MillpondMetrics;
+import dev.millpond.sinks.FlushBatch;
+import dev.millpond.sinks.WriteFailure;
+import dev.millpond.sinks.hoglake.HoglakeWire.ColumnDef;
+import dev.millpond.sinks.hoglake.HoglakeWire.ColumnInfo;
+import dev.millpond.sinks.hoglake.HoglakeWire.TableInfo;
+import dev.millpond.testsupport.S3Server;
+import dev.millpond.testsupport.Services;
+import dev.millpond.testsupport.hoglake.HoglakeServer;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.quarkus.test.junit.QuarkusTest;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Random;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.iceberg.util.BucketUtil;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.services.s3.model.GetObjectRequest;
+
+/**
+ * The hoglake sink against the contract-faithful test server (real HTTP) and a real S3 server: bootstrap, layout,
+ * evolution, partition fan-out, the held idempotent commit and its receipts, the incarnation guard, orphan accounting
+ * and the startup refusals; the uploaded parquet is read back with DuckDB. A {@code @QuarkusTest} because the
+ * Quarkus REST client needs a running application.
+ */
+@QuarkusTest
+class HoglakeSinkTest {
+
+    private static final String NS = "analytics";
+    private static final String TABLE = "events";
+    private static final List<String> NAMES = List.of("iceberg", "alpha", "zed");
+
+    private static HoglakeServer server;
+    private static S3Server s3;
+    private static String bucket;
+    private static HoglakeCatalogClient catalogClient;
+
+    private String cat;
+    private SimpleMeterRegistry registry;
+    private MillpondMetrics metrics;
+    private BufferAllocator allocator;
+    private HoglakeBatches batches;
+    private final List<HoglakeSink> opened = new ArrayList<>();
+
+    @BeforeAll
+    static void start() {
+        server = HoglakeServer.start();
+        s3 = Services.s3();
+        bucket = Services.uniqueName("hoglake");
+        s3.createBucket(bucket);
+        catalogClient = new HoglakeCatalogClient(server.url(), Duration.ofSeconds(20));
+    }
+
+    @AfterAll
+    static void stop() {
+        catalogClient.close();
+        server.close();
+    }
+
+    @BeforeEach
+    void fresh() {
+        cat = Services.uniqueName("c");
+        registry = new SimpleMeterRegistry();
+        metrics = new MillpondMetrics(registry, "t-events", "");
+        allocator = new RootAllocator();
+        batches = new HoglakeBatches(allocator);
+    }
+
+    @AfterEach
+    void release() {
+        opened.forEach(HoglakeSink::close);
+        opened.clear();
+        batches.close();
+        allocator.close();
+    }
+
+    // ---- fixtures ----
+
+    private HoglakeS3 s3Settings(String accessKey, String secretKey) {
+        return new HoglakeS3(Optional.of(new HoglakeS3.StaticKeys(accessKey, Secret.of(secretKey))),
+                Optional.of(s3.endpointUrl().toString()), Optional.of(s3.region()));
+    }
+
+    private HoglakeConfig config(List<HoglakePartitionField> partitionBy) {
+        return new HoglakeConfig(server.url(), cat, NS, TABLE, Optional.of("s3://" + bucket + "/" + cat),
+                s3Settings(s3.accessKeyId(), s3.secretAccessKey()), partitionBy, 8, 20);
+    }
+
+    private HoglakeSink open(List<HoglakePartitionField> partitionBy, List<String> sortBy) {
+        HoglakeSink sink = HoglakeSink.open(config(partitionBy), sortBy, metrics, allocator);
+        opened.add(sink);
+        return sink;
+    }
+
+    private double counter(String name, String label, String value) {
+        Counter c = label == null ? registry.find(name).counter() : registry.find(name).tag(label, value).counter();
+        return c == null ? 0 : c.count();
+    }
+
+    private double orphaned() {
+        return counter("millpond.hoglake.orphaned.files", null, null);
+    }
+
+    private double replays(String outcome) {
+        return counter("millpond.hoglake.commit.replays", "outcome", outcome);
+    }
+
+    private List<JsonNode> files() {
+        return server.files(cat, NS, TABLE);
+    }
+
+    private long registeredRows() {
+        return files().stream().mapToLong(f -> f.get("record_count").asLong()).sum();
+    }
+
+    private TableInfo table() {
+        return catalogClient.table(cat, NS, TABLE).value();
+    }
+
+    private List<HoglakeServer.Recorded> requests(String method, String pathPart) {
+        return server.requests().stream()
+                .filter(r -> r.method().equals(method) && r.path().contains("/catalogs/" + cat + "/")
+                        && r.path().endsWith(pathPart))
+                .toList();
+    }
+
+    private static HoglakePartitionField field(String column, HoglakeTransform t) {
+        return new HoglakePartitionField(column, t, OptionalInt.empty());
+    }
+
+    private Path download(Path dir, String uri) throws Exception {
+        ObjectUri o = ObjectUri.parse(uri);
+        Path p = dir.resolve(o.key().replace('/', '_'));
+        Files.write(p, s3.client().getObjectAsBytes(GetObjectRequest.builder().bucket(o.bucket()).key(o.key())
+                .build()).asByteArray());
+        return p;
+    }
+
+    private static List<Map<String, Object>> query(String sql) throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery(sql)) {
+            List<Map<String, Object>> rows = new ArrayList<>();
+            while (rs.next()) {
+                Map<String, Object> row = new HashMap<>();
+                for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+                    row.put(rs.getMetaData().getColumnName(i), rs.getObject(i));
+                }
+                rows.add(row);
+            }
+            return rows;
+        }
+    }
+
+    private FlushBatch events(long seed, int rows, long firstOffset) {
+        VectorSchemaRoot root = batches.events(new Random(seed), rows, firstOffset, 3, NAMES).root();
+        return HoglakeBatches.flush("t", firstOffset, root);
+    }
+
+    // ---- bootstrap, layout, evolution ----
+
+    @Test
+    void theFirstWriteBootstrapsNamespaceTableSpecAndSortOrderAndDriftAddsColumnsInOneAlter(@TempDir Path dir)
+            throws Exception {
+        HoglakeSink sink = open(List.of(HoglakePartitionField.identity("team_id"),
+                field("_inserted_at", HoglakeTransform.MONTH)), List.of("team_id", "ts"));
+        FlushBatch first = events(1, 200, 0);
+        assertThat(sink.write(first, 1)).isEqualTo(200);
+
+        assertThat(requests("POST", "/namespaces")).hasSize(1);
+        assertThat(requests("POST", "/tables")).hasSize(1);
+        List<HoglakeServer.Recorded> alters = requests("POST", "/alter");
+        assertThat(alters).hasSize(1);
+        assertThat(alters.get(0).body()).contains("set_partition_spec").contains("set_sort_order");
+
+        TableInfo t = table();
+        Map<String, String> types = t.columns().stream().collect(Collectors.toMap(ColumnInfo::name,
+                ColumnInfo::type));
+        assertThat(types).containsExactlyInAnyOrderEntriesOf(Map.of("id", "long", "team_id", "long",
+                "name", "string", "score", "double", "flag", "boolean", "ts", "timestamptz", "uuid", "uuid",
+                "_inserted_at", "timestamptz"));
+        TableLayout layout = TableLayout.of(t);
+        assertThat(layout.partitionGrammar()).isEqualTo("identity(team_id), month(_inserted_at)");
+        assertThat(layout.sortBy()).containsExactly("team_id", "ts");
+
+        // Fan-out on team_id (1..3 and null) under one month: one file per tuple, all in one commit.
+        List<JsonNode> registered = files();
+        Set<Long> snapshots = registered.stream().map(f -> f.get("snapshot_id").asLong()).collect(Collectors.toSet());
+        assertThat(snapshots).hasSize(1);
+        assertThat(registered).hasSize(4);
+        assertThat(counter("millpond.hoglake.files.written", null, null)).isEqualTo(4);
+        assertThat(registeredRows()).isEqualTo(200);
+
+        // Read back with DuckDB: every row once, field ids from the table, one _inserted_at for the whole flush.
+        List<String> local = new ArrayList<>();
+        for (JsonNode f : registered) {
+            local.add(download(dir, f.get("path").asText()).toString());
+        }
+        String list = local.stream().map(p -> "'" + p + "'").collect(Collectors.joining(", ", "[", "]"));
+        Map<String, Object> agg = query("SELECT count(*) AS n, count(DISTINCT id) AS ids,"
+                + " count(DISTINCT _inserted_at) AS stamps FROM read_parquet(" + list + ")").get(0);
+        assertThat(((Number) agg.get("n")).longValue()).isEqualTo(200);
+        assertThat(((Number) agg.get("ids")).longValue()).isEqualTo(200);
+        assertThat(((Number) agg.get("stamps")).longValue()).isEqualTo(1);
+        Map<String, Long> ids = t.columns().stream().collect(Collectors.toMap(ColumnInfo::name, ColumnInfo::fieldId));
+        for (Map<String, Object> row : query("SELECT name, field_id FROM parquet_schema('" + local.get(0) + "')"
+                + " WHERE field_id IS NOT NULL")) {
+            assertThat(((Number) row.get("field_id")).longValue()).as((String) row.get("name"))
+                    .isEqualTo(ids.get((String) row.get("name")));
+        }
+        assertThat(query("SELECT name FROM parquet_schema('" + local.get(0) + "') WHERE field_id IS NOT NULL"))
+                .hasSize(ids.size());
+
+        // Drift: two new columns arrive in one alter.
+        VectorSchemaRoot drift = batches.events(new Random(2), 50, 200, 3, NAMES)
+                .strings("country", i -> i % 2 == 0 ? "NL" : "US")
+                .doubles("revenue", i -> i * 1.5).root();
+        assertThat(sink.write(HoglakeBatches.flush("t", 200, drift), 1)).isEqualTo(50);
+        List<HoglakeServer.Recorded> adds = requests("POST", "/alter").stream()
+                .filter(r -> r.body().contains("add_column")).toList();
+        assertThat(adds).hasSize(1);
+        assertThat(adds.get(0).body()).contains("\"country\"").contains("\"revenue\"");
+        assertThat(counter("millpond.schema.columns.added", null, null)).isEqualTo(2);
+        assertThat(TableLayout.column(table(), "revenue").orElseThrow().type()).isEqualTo("double");
+        assertThat(registeredRows()).isEqualTo(250);
+
+        // A third flush with the same columns needs no DDL, and the layout reconciles as matching.
+        int before = requests("POST", "/alter").size();
+        assertThat(sink.write(events(3, 30, 250), 1)).isEqualTo(30);
+        assertThat(requests("POST", "/alter")).hasSize(before);
+        assertThat(orphaned()).isZero();
+    }
+
+    @Test
+    void aLiveIntAndFloatArePromotedToLongAndDouble() {
+        assertThat(catalogClient.createCatalog(cat, "s3://" + bucket + "/" + cat).ok()).isTrue();
+        assertThat(catalogClient.createNamespace(cat, NS).ok()).isTrue();
+        assertThat(catalogClient.createTable(cat, NS, TABLE, List.of(ColumnDef.scalar("n", "int", true),
+                ColumnDef.scalar("r", "float", true), ColumnDef.scalar("_inserted_at", "timestamptz", true))).ok())
+                .isTrue();
+        HoglakeSink sink = open(List.of(), List.of());
+        VectorSchemaRoot root = batches.batch(3).longs("n", i -> 1L << 40).doubles("r", i -> 0.1 * i).root();
+        assertThat(sink.write(HoglakeBatches.flush("t", 0, root), 1)).isEqualTo(3);
+        Map<String, String> types = table().columns().stream().collect(Collectors.toMap(ColumnInfo::name,
+                ColumnInfo::type));
+        assertThat(types).containsEntry("n", "long").containsEntry("r", "double");
+        assertThat(counter("millpond.schema.columns.widened", null, null)).isEqualTo(2);
+        assertThat(registeredRows()).isEqualTo(3);
+    }
+
+    @Test
+    void aDivergingLiveLayoutIsFatalAndPrintedInTheConfigGrammar() {
+        HoglakeSink first = open(List.of(HoglakePartitionField.identity("team_id")), List.of());
+        first.write(events(1, 20, 0), 1);
+        HoglakeSink other = open(List.of(HoglakePartitionField.bucket("team_id", 8)), List.of());
+        Throwable refused = catchWrite(other, events(2, 20, 20), 1);
+        assertThat(refused).isInstanceOf(HoglakeLayoutException.class)
+                .hasMessageContaining("is partitioned by identity(team_id)")
+                .hasMessageContaining("HOGLAKE_PARTITION_BY is bucket(team_id, 8)");
+        assertThat(other.classify(refused).kind()).isEqualTo(WriteFailure.Kind.PERMANENT);
+        HoglakeSink unpartitioned = open(List.of(), List.of());
+        assertThat(catchWrite(unpartitioned, events(3, 20, 40), 1))
+                .hasMessageContaining("HOGLAKE_PARTITION_BY is unset");
+        assertThat(registeredRows()).isEqualTo(20);
+    }
+
+    @Test
+    void droppedPayloadKeysAreCountedAndNeverSent() {
+        HoglakeSink sink = open(List.of(), List.of());
+        String longName = "x".repeat(129);
+        VectorSchemaRoot root = batches.batch(2).longs("id", i -> (long) i).strings("utm-source", i -> "a")
+                .strings("_hog_secret", i -> "b").strings("_inserted_at", i -> "c").strings(longName, i -> "d")
+                .root();
+        assertThat(sink.write(HoglakeBatches.flush("t", 0, root), 1)).isEqualTo(2);
+        assertThat(counter("millpond.records.skipped", "reason", "unsafe_field_name")).isEqualTo(2);
+        assertThat(counter("millpond.records.skipped", "reason", "reserved_field_name")).isEqualTo(2);
+        assertThat(table().columns()).extracting(ColumnInfo::name).containsExactlyInAnyOrder("id", "_inserted_at");
+        assertThat(sink.becomesColumn("utm-source")).isFalse();
+        assertThat(sink.becomesColumn("_hogx")).isFalse();
+        assertThat(sink.becomesColumn("_inserted_at")).isFalse();
+        assertThat(sink.becomesColumn(longName)).isFalse();
+        assertThat(sink.becomesColumn("x".repeat(128))).isTrue();
+        assertThat(sink.becomesColumn("year")).isTrue();
+        assertThat(sink.recordedOffsets("t")).isEmpty();
+        assertThat(sink.keepsRejects()).isFalse();
+    }
+
+    // ---- partition values ----
+
+    @Test
+    void partitionedFanOutCarriesIcebergValuesMatchingTheContractVectors(@TempDir Path dir) throws Exception {
+        HoglakeSink sink = open(List.of(HoglakePartitionField.identity("team_id"),
+                HoglakePartitionField.bucket("name", 16), field("_inserted_at", HoglakeTransform.DAY)), List.of());
+        assertThat(sink.write(events(7, 300, 0), 1)).isEqualTo(300);
+        List<JsonNode> registered = files();
+        Set<List<String>> tuples = new HashSet<>();
+        long rows = 0;
+        for (JsonNode f : registered) {
+            List<String> values = new ArrayList<>();
+            f.get("partition_values").forEach(v -> values.add(v.isNull() ? null : v.asText()));
+            assertThat(tuples.add(values)).as("one file per tuple").isTrue();
+            Path local = download(dir, f.get("path").asText());
+            for (Map<String, Object> row : query("SELECT team_id, name, epoch_us(_inserted_at) AS at FROM"
+                    + " read_parquet('" + local + "')")) {
+                rows++;
+                Object team = row.get("team_id");
+                assertThat(values.get(0)).isEqualTo(team == null ? null : team.toString());
+                String name = (String) row.get("name");
+                assertThat(values.get(1)).isEqualTo(name == null ? null
+                        : Integer.toString((BucketUtil.hash(name) & Integer.MAX_VALUE) % 16));
+                assertThat(values.get(2)).isEqualTo(Long.toString(
+                        Math.floorDiv(((Number) row.get("at")).longValue(), 86_400_000_000L)));
+                if ("iceberg".equals(name)) {
+                    assertThat(values.get(1)).as("the contract's vector: \"iceberg\" → bucket[16] 9").isEqualTo("9");
+                }
+            }
+        }
+        assertThat(rows).isEqualTo(300);
+        assertThat(registered.size()).isEqualTo(tuples.size()).isGreaterThan(4);
+        assertThat(counter("millpond.hoglake.files.written", null, null)).isEqualTo(registered.size());
+    }
+
+    @Test
+    void aLongBucketMatchesTheContractVector() {
+        HoglakeSink sink = open(List.of(HoglakePartitionField.bucket("id", 16)), List.of());
+        VectorSchemaRoot root = batches.batch(8).longs("id", i -> 30L + i).root();
+        assertThat(sink.write(HoglakeBatches.flush("t", 0, root), 1)).isEqualTo(8);
+        Map<String, Long> rowsByBucket = new HashMap<>();
+        files().forEach(f -> rowsByBucket.merge(f.get("partition_values").get(0).asText(),
+                f.get("record_count").asLong(), Long::sum));
+        Map<String, Long> expected = new HashMap<>();
+        for (long id = 30; id < 38; id++) {
+            expected.merge(Integer.toString((BucketUtil.hash(id) & Integer.MAX_VALUE) % 16), 1L, Long::sum);
+        }
+        assertThat(rowsByBucket).isEqualTo(expected);
+        assertThat(Integer.toString((BucketUtil.hash(34L) & Integer.MAX_VALUE) % 16)).isEqualTo("3");
+        assertThat(rowsByBucket).containsKey("3");
+    }
+
+    // ---- publication: receipts, backpressure, incarnations, orphans ----
+
+    @Test
+    void aLostCommitResponseIsReplayedFromTheReceiptAndTheRowsLandOnce() {
+        HoglakeSink sink = open(List.of(HoglakePartitionField.identity("team_id")), List.of());
+        FlushBatch flush = events(11, 120, 0);
+        server.loseNextCommitResponses(1);
+        Throwable lost = catchWrite(sink, flush, 1);
+        WriteFailure verdict = sink.classify(lost);
+        assertThat(verdict.kind()).isNotEqualTo(WriteFailure.Kind.PERMANENT);
+        long filesAfterFirst = files().size();
+        assertThat(registeredRows()).as("the server applied the commit").isEqualTo(120);
+
+        assertThat(sink.write(flush, 2)).isEqualTo(120);
+        assertThat(registeredRows()).as("answered from the receipt, not published twice").isEqualTo(120);
+        assertThat(files()).hasSize((int) filesAfterFirst);
+        assertThat(replays("replayed")).isEqualTo(1);
+        assertThat(replays("already_published")).isZero();
+        assertThat(orphaned()).isZero();
+        List<HoglakeServer.Recorded> commits = requests("POST", "/commit/prepared");
+        assertThat(commits).hasSize(2);
+        assertThat(commits.get(1).body()).as("the held payload, byte for byte").isEqualTo(commits.get(0).body());
+    }
+
+    @Test
+    void aCommitQueueTimeoutCarriesItsRetryAfterAndTheResendPublishesOnce() {
+        HoglakeSink sink = open(List.of(), List.of());
+        FlushBatch flush = events(12, 40, 0);
+        server.answerNextCommitsWithQueueTimeout(1);
+        Throwable busy = catchWrite(sink, flush, 1);
+        WriteFailure verdict = sink.classify(busy);
+        assertThat(verdict.kind()).isNotEqualTo(WriteFailure.Kind.PERMANENT);
+        assertThat(verdict.errorType()).isEqualTo(ErrorType.WRITE_RETRY);
+        assertThat(verdict.retryAfter()).contains(Duration.ofSeconds(1));
+        assertThat(registeredRows()).isZero();
+
+        assertThat(sink.write(flush, 2)).isEqualTo(40);
+        assertThat(registeredRows()).isEqualTo(40);
+        assertThat(replays("replayed")).as("the first send was never applied: no replay").isZero();
+        List<HoglakeServer.Recorded> commits = requests("POST", "/commit/prepared");
+        assertThat(commits.get(1).body()).isEqualTo(commits.get(0).body());
+        assertThat(orphaned()).isZero();
+    }
+
+    @Test
+    void aKeyAlreadyPublishedByAnEarlierProcessIsDoneAndItsUploadOrphaned() {
+        HoglakeSink before = open(List.of(HoglakePartitionField.identity("team_id")), List.of());
+        assertThat(before.write(events(21, 150, 0), 1)).isEqualTo(150);
+        int published = files().size();
+        before.close();
+        opened.remove(before);
+
+        // The restarted process rebuilds the same flush (same offsets): fresh _inserted_at, fresh object names.
+        HoglakeSink after = open(List.of(HoglakePartitionField.identity("team_id")), List.of());
+        assertThat(after.write(events(21, 150, 0), 1)).isZero();
+        assertThat(replays("already_published")).isEqualTo(1);
+        assertThat(registeredRows()).isEqualTo(150);
+        assertThat(files()).hasSize(published);
+        assertThat(orphaned()).as("exactly the rebuilt flush's files").isEqualTo(published);
+        // The orphans really are in object storage, beside nothing registered.
+        Set<String> registeredKeys = files().stream().map(f -> ObjectUri.parse(f.get("path").asText()).key())
+                .collect(Collectors.toSet());
+        List<String> stored = s3.listKeys(bucket, cat + "/data/");
+        assertThat(stored).hasSize(2 * published).containsAll(registeredKeys);
+    }
+
+    @Test
+    void aTableRecreatedUnderTheSameNameIsRefusedThenReResolved() {
+        HoglakeSink sink = open(List.of(HoglakePartitionField.identity("team_id")), List.of());
+        assertThat(sink.write(events(31, 60, 0), 1)).isEqualTo(60);
+        UUID oldUuid = server.tableUuid(cat, NS, TABLE);
+
+        FlushBatch flush = events(32, 60, 60);
+        server.answerNextCommitsWithQueueTimeout(1);
+        catchWrite(sink, flush, 1);
+        int heldFiles = (int) (s3.listKeys(bucket, cat + "/data/").size() - files().size());
+        assertThat(heldFiles).isPositive();
+
+        server.dropTable(cat, NS, TABLE);
+        assertThat(catalogClient.createTable(cat, NS, TABLE, List.of(ColumnDef.scalar("id", "long", true),
+                ColumnDef.scalar("team_id", "long", true), ColumnDef.scalar("_inserted_at", "timestamptz", true)))
+                .ok()).isTrue();
+        assertThat(server.tableUuid(cat, NS, TABLE)).isNotEqualTo(oldUuid);
+
+        Throwable refused = catchWrite(sink, flush, 2);
+        assertThat(refused).hasMessageContaining("table_recreated");
+        WriteFailure verdict = sink.classify(refused);
+        assertThat(verdict.kind()).isEqualTo(WriteFailure.Kind.RETRYABLE);
+        assertThat(verdict.errorType()).isEqualTo(ErrorType.HOGLAKE_COMMIT_CONTENTION);
+        assertThat(orphaned()).isEqualTo(heldFiles);
+        assertThat(files()).isEmpty();
+
+        assertThat(sink.write(flush, 3)).isEqualTo(60);
+        assertThat(registeredRows()).isEqualTo(60);
+        assertThat(TableLayout.of(table()).partitionGrammar()).isEqualTo("identity(team_id)");
+        List<HoglakeServer.Recorded> commits = requests("POST", "/commit/prepared");
+        assertThat(commits.get(commits.size() - 1).body()).contains(server.tableUuid(cat, NS, TABLE).toString())
+                .doesNotContain(oldUuid.toString());
+        assertThat(orphaned()).isEqualTo(heldFiles);
+    }
+
+    @Test
+    void aPayloadStillHeldAtCloseIsCountedOrphaned() {
+        HoglakeSink sink = open(List.of(HoglakePartitionField.identity("team_id")), List.of());
+        server.answerNextCommitsWithQueueTimeout(1);
+        catchWrite(sink, events(41, 80, 0), 1);
+        int uploaded = s3.listKeys(bucket, cat + "/data/").size();
+        assertThat(uploaded).isPositive();
+        sink.close();
+        opened.remove(sink);
+        assertThat(orphaned()).isEqualTo(uploaded);
+    }
+
+    // ---- startup refusals ----
+
+    @Test
+    void startupRefusesAMissingCatalogAnUnreachableControlPlaneAndAFailedProbe() {
+        HoglakeConfig noDataPath = new HoglakeConfig(server.url(), cat, NS, TABLE, Optional.empty(),
+                s3Settings(s3.accessKeyId(), s3.secretAccessKey()), List.of(), 8, 20);
+        assertThatThrownBy(() -> HoglakeSink.open(noDataPath, List.of(), metrics, allocator))
+                .isInstanceOf(HoglakeStartupException.class)
+                .hasMessageContaining("'" + cat + "' does not exist")
+                .hasMessageContaining("HOGLAKE_DATA_PATH");
+
+        HoglakeConfig unreachable = new HoglakeConfig("http://127.0.0.1:9", cat, NS, TABLE, Optional.empty(),
+                s3Settings(s3.accessKeyId(), s3.secretAccessKey()), List.of(), 8, 5);
+        assertThatThrownBy(() -> HoglakeSink.open(unreachable, List.of(), metrics, allocator))
+                .isInstanceOf(HoglakeStartupException.class)
+                .hasMessageContaining("check HOGLAKE_URL");
+
+        HoglakeConfig noBucket = new HoglakeConfig(server.url(), cat, NS, TABLE,
+                Optional.of("s3://no-such-bucket-" + cat + "/x"), s3Settings(s3.accessKeyId(), s3.secretAccessKey()),
+                List.of(), 8, 20);
+        assertThatThrownBy(() -> HoglakeSink.open(noBucket, List.of(), metrics, allocator))
+                .isInstanceOf(ObjectStoreProbeException.class)
+                .hasMessageContaining("_millpond/probe")
+                .hasMessageContaining("NoSuchBucket")
+                .hasMessageContaining("check the bucket");
+
+        String other = Services.uniqueName("c");
+        HoglakeConfig badKeys = new HoglakeConfig(server.url(), other, NS, TABLE,
+                Optional.of("s3://" + bucket + "/" + other), s3Settings("nobody", "wrong-secret"), List.of(), 8, 20);
+        assertThatThrownBy(() -> HoglakeSink.open(badKeys, List.of(), metrics, allocator))
+                .isInstanceOf(ObjectStoreProbeException.class)
+                .hasMessageContaining("InvalidAccessKeyId")
+                .hasMessageContaining("check the static keys HOGLAKE_S3_ACCESS_KEY / HOGLAKE_S3_SECRET_KEY")
+                .hasMessageNotContaining("wrong-secret");
+    }
+
+    private static Throwable catchWrite(HoglakeSink sink, FlushBatch batch, int attempt) {
+        try {
+            sink.write(batch, attempt);
+        } catch (Throwable t) {
+            return t;
+        }
+        throw new AssertionError("the write was expected to fail");
+    }
+}
