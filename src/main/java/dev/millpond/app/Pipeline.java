@@ -81,7 +81,9 @@ public final class Pipeline implements AutoCloseable {
                     metrics).start(config.statsIntervalMs()));
             assignment = PartitionAssignment.discover(admin, config.topic(), config.replicaCount(), config.ordinal());
             // Read before the next step re-commits anything, which would erase the recorded plan.
-            boolean plansFlushes = config.destination() == Destination.HOGLAKE;
+            // -Dmillpond.test.flush-plans=false is only for the chaos test's control run.
+            boolean plansFlushes = config.destination() == Destination.HOGLAKE
+                    && !"false".equals(System.getProperty("millpond.test.flush-plans"));
             RecordedPlan recordedPlan = plansFlushes ? RecordedPlan.read(consumer, admin, assignment)
                     : RecordedPlan.none();
             Map<Integer, Long> kafkaStarts = StartupOffsets.recoverAndSeed(consumer, admin, assignment,
