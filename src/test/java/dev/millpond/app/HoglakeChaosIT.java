@@ -52,7 +52,7 @@ class HoglakeChaosIT {
             Map<String, String> env = hoglake.environment(kafka, topic);
             env.put("FLUSH_INTERVAL_MS", "300");
             env.put("MILLPOND_TEST_PAUSE_AFTER_LAKE_COMMIT_MS", "200");
-            List<String> jvm = plans ? List.of() : List.of("-Dmillpond.test.flush-plans=false");
+            List<String> jvm = plans ? List.of("-Xmx1g") : List.of("-Xmx1g", "-Dmillpond.test.flush-plans=false");
 
             Map<KillMoment, Integer> killed = new EnumMap<>(KillMoment.class);
             int replayedPlans = 0;
