@@ -320,6 +320,35 @@ class HoglakeSinkTest {
         assertThat(sink.keepsRejects()).isFalse();
     }
 
+    @Test
+    void theLiveColumnTypeWinsInBothUuidDirectionsAndCastsToText(@TempDir Path dir) throws Exception {
+        assertThat(catalogClient.createCatalog(cat, "s3://" + bucket + "/" + cat).ok()).isTrue();
+        assertThat(catalogClient.createNamespace(cat, NS).ok()).isTrue();
+        assertThat(catalogClient.createTable(cat, NS, TABLE, List.of(ColumnDef.scalar("u", "uuid", true),
+                ColumnDef.scalar("s", "string", true), ColumnDef.scalar("n", "string", true),
+                ColumnDef.scalar("_inserted_at", "timestamptz", true))).ok()).isTrue();
+        HoglakeSink sink = open(List.of(), List.of());
+        UUID known = UUID.fromString("f79c3e09-677c-4bbd-a479-3f349cb785e7");
+        String[] texts = {"F79C3E09677C4BBDA4793F349CB785E7", "not-a-uuid", null};
+        VectorSchemaRoot root = batches.batch(3)
+                .strings("u", i -> texts[i])
+                .uuids("s", i -> i == 2 ? null : known)
+                .longs("n", i -> (long) i * 7).root();
+        assertThat(sink.write(HoglakeBatches.flush("t", 0, root), 1)).isEqualTo(3);
+
+        Map<String, String> types = table().columns().stream().collect(Collectors.toMap(ColumnInfo::name,
+                ColumnInfo::type));
+        assertThat(types).containsEntry("u", "uuid").containsEntry("s", "string").containsEntry("n", "string");
+        assertThat(counter("millpond.errors", "type", "schema")).as("one per rewritten column").isEqualTo(2);
+        assertThat(counter("millpond.errors", "type", "column_coercion")).as("the one non-UUID").isEqualTo(1);
+        Path local = download(dir, files().get(0).get("path").asText());
+        List<Map<String, Object>> rows = query("SELECT u::VARCHAR AS u, s, n FROM read_parquet('" + local + "')"
+                + " ORDER BY n::INT");
+        assertThat(rows).extracting(r -> r.get("u")).containsExactly(known.toString(), null, null);
+        assertThat(rows).extracting(r -> r.get("s")).containsExactly(known.toString(), known.toString(), null);
+        assertThat(rows).extracting(r -> r.get("n")).containsExactly("0", "7", "14");
+    }
+
     // ---- partition values ----
 
     @Test
