@@ -16,6 +16,7 @@ final class PreparedFlush {
     private final UUID key;
     private final List<OffsetRange> ranges;
     private final long batchRows;
+    private final Object batches;
     private final CommitRequest request;
     private final List<String> uris;
     private final long rows;
@@ -25,14 +26,19 @@ final class PreparedFlush {
         this.key = key;
         this.ranges = batch.ranges();
         this.batchRows = batch.rows();
+        this.batches = batch.batches();
         this.request = request;
         this.uris = List.copyOf(uris);
         this.rows = rows;
     }
 
-    /** Whether this is the payload of {@code batch} (a retry of the same flush), not of an earlier one. */
+    /**
+     * Whether this is the payload of {@code batch} (a retry of the same flush), not of an earlier one: the same offset
+     * ranges and rows, or, for a flush that carries no offsets, the very same batches.
+     */
     boolean covers(FlushBatch batch) {
-        return ranges.equals(batch.ranges()) && batchRows == batch.rows();
+        return ranges.equals(batch.ranges()) && batchRows == batch.rows()
+                && (!ranges.isEmpty() || batches == batch.batches());
     }
 
     UUID key() {

@@ -300,6 +300,76 @@ class HoglakeSinkTest {
     }
 
     @Test
+    void aRefusedBatchOfNewColumnsFallsBackToOneAlterPerColumn() {
+        // 9,998 column nodes: the server's 10,000-node limit refuses adding three at once, and the third alone.
+        List<ColumnDef> wide = new ArrayList<>();
+        for (int i = 0; i < 9_997; i++) {
+            wide.add(ColumnDef.scalar("c" + i, "long", true));
+        }
+        wide.add(ColumnDef.scalar("_inserted_at", "timestamptz", true));
+        assertThat(catalogClient.createCatalog(cat, "s3://" + bucket + "/" + cat).ok()).isTrue();
+        assertThat(catalogClient.createNamespace(cat, NS).ok()).isTrue();
+        assertThat(catalogClient.createTable(cat, NS, TABLE, wide).ok()).isTrue();
+        HoglakeSink sink = open(List.of(), List.of());
+        VectorSchemaRoot root = batches.batch(2).longs("c0", i -> (long) i).strings("a", i -> "x")
+                .strings("b", i -> "y").strings("c", i -> "z").root();
+        assertThat(sink.write(HoglakeBatches.flush("t", 0, root), 1)).isEqualTo(2);
+        List<HoglakeServer.Recorded> adds = requests("POST", "/alter");
+        assertThat(adds).hasSize(4);
+        assertThat(adds.get(0).body()).contains("\"a\"").contains("\"b\"").contains("\"c\"");
+        assertThat(counter("millpond.schema.columns.added", null, null)).isEqualTo(2);
+        assertThat(counter("millpond.errors", "type", "schema")).isEqualTo(1);
+        assertThat(TableLayout.column(table(), "b")).isPresent();
+        assertThat(TableLayout.column(table(), "c")).isEmpty();
+        assertThat(registeredRows()).isEqualTo(2);
+    }
+
+    @Test
+    void podsBootstrappingTheSameTableAtOnceAllSucceed() throws Exception {
+        int pods = 4;
+        List<HoglakeSink> sinks = new ArrayList<>();
+        for (int i = 0; i < pods; i++) {
+            sinks.add(open(List.of(HoglakePartitionField.identity("team_id")), List.of("id")));
+        }
+        List<FlushBatch> flushes = new ArrayList<>();
+        for (int i = 0; i < pods; i++) {
+            flushes.add(events(50 + i, 25, 25L * i));
+        }
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(pods);
+        try {
+            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+            List<java.util.concurrent.Future<Long>> written = new ArrayList<>();
+            for (int i = 0; i < pods; i++) {
+                int p = i;
+                written.add(pool.submit(() -> {
+                    go.await();
+                    return sinks.get(p).write(flushes.get(p), 1);
+                }));
+            }
+            go.countDown();
+            for (java.util.concurrent.Future<Long> w : written) {
+                assertThat(w.get(60, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(25);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(registeredRows()).isEqualTo(25L * pods);
+        assertThat(requests("POST", "/tables").size()).isBetween(1, pods);
+        assertThat(TableLayout.of(table()).partitionGrammar()).isEqualTo("identity(team_id)");
+        assertThat(TableLayout.of(table()).sortBy()).containsExactly("id");
+    }
+
+    @Test
+    void aPartitionColumnTheTableCannotHaveIsPermanent() {
+        HoglakeSink sink = open(List.of(HoglakePartitionField.identity("tenant")), List.of());
+        Throwable refused = catchWrite(sink, events(60, 10, 0), 1);
+        assertThat(refused).isInstanceOf(HoglakeLayoutException.class)
+                .hasMessageContaining("HOGLAKE_PARTITION_BY names column 'tenant'");
+        assertThat(sink.classify(refused).kind()).isEqualTo(WriteFailure.Kind.PERMANENT);
+        assertThat(s3.listKeys(bucket, cat + "/data/")).isEmpty();
+    }
+
+    @Test
     void droppedPayloadKeysAreCountedAndNeverSent() {
         HoglakeSink sink = open(List.of(), List.of());
         String longName = "x".repeat(129);
@@ -318,6 +388,35 @@ class HoglakeSinkTest {
         assertThat(sink.becomesColumn("year")).isTrue();
         assertThat(sink.recordedOffsets("t")).isEmpty();
         assertThat(sink.keepsRejects()).isFalse();
+    }
+
+    @Test
+    void theLiveColumnTypeWinsInBothUuidDirectionsAndCastsToText(@TempDir Path dir) throws Exception {
+        assertThat(catalogClient.createCatalog(cat, "s3://" + bucket + "/" + cat).ok()).isTrue();
+        assertThat(catalogClient.createNamespace(cat, NS).ok()).isTrue();
+        assertThat(catalogClient.createTable(cat, NS, TABLE, List.of(ColumnDef.scalar("u", "uuid", true),
+                ColumnDef.scalar("s", "string", true), ColumnDef.scalar("n", "string", true),
+                ColumnDef.scalar("_inserted_at", "timestamptz", true))).ok()).isTrue();
+        HoglakeSink sink = open(List.of(), List.of());
+        UUID known = UUID.fromString("f79c3e09-677c-4bbd-a479-3f349cb785e7");
+        String[] texts = {"F79C3E09677C4BBDA4793F349CB785E7", "not-a-uuid", null};
+        VectorSchemaRoot root = batches.batch(3)
+                .strings("u", i -> texts[i])
+                .uuids("s", i -> i == 2 ? null : known)
+                .longs("n", i -> (long) i * 7).root();
+        assertThat(sink.write(HoglakeBatches.flush("t", 0, root), 1)).isEqualTo(3);
+
+        Map<String, String> types = table().columns().stream().collect(Collectors.toMap(ColumnInfo::name,
+                ColumnInfo::type));
+        assertThat(types).containsEntry("u", "uuid").containsEntry("s", "string").containsEntry("n", "string");
+        assertThat(counter("millpond.errors", "type", "schema")).as("one per rewritten column").isEqualTo(2);
+        assertThat(counter("millpond.errors", "type", "column_coercion")).as("the one non-UUID").isEqualTo(1);
+        Path local = download(dir, files().get(0).get("path").asText());
+        List<Map<String, Object>> rows = query("SELECT u::VARCHAR AS u, s, n FROM read_parquet('" + local + "')"
+                + " ORDER BY n::INT");
+        assertThat(rows).extracting(r -> r.get("u")).containsExactly(known.toString(), null, null);
+        assertThat(rows).extracting(r -> r.get("s")).containsExactly(known.toString(), known.toString(), null);
+        assertThat(rows).extracting(r -> r.get("n")).containsExactly("0", "7", "14");
     }
 
     // ---- partition values ----
