@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -86,7 +85,9 @@ public final class HoglakeStack implements AutoCloseable {
             return new long[]{0, 0};
         }
         String list = local.stream().map(p -> "'" + p + "'").collect(Collectors.joining(", ", "[", "]"));
-        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
+        // Through the driver itself: DriverManager hides a driver registered by another class loader (Quarkus tests).
+        try (Connection c = new org.duckdb.DuckDBDriver().connect("jdbc:duckdb:", new java.util.Properties());
+             Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT count(*), count(DISTINCT " + column + ") FROM read_parquet("
                      + list + ")")) {
             rs.next();
