@@ -26,7 +26,6 @@ import io.quarkus.test.junit.QuarkusTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
@@ -35,6 +34,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Random;
@@ -42,6 +42,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import org.apache.arrow.memory.BufferAllocator;
+import org.duckdb.DuckDBDriver;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.iceberg.util.BucketUtil;
@@ -173,7 +174,8 @@ class HoglakeSinkTest {
     }
 
     private static List<Map<String, Object>> query(String sql) throws Exception {
-        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
+        try (Connection c = new DuckDBDriver().connect("jdbc:duckdb:", new Properties());
+             Statement s = c.createStatement();
              ResultSet rs = s.executeQuery(sql)) {
             List<Map<String, Object>> rows = new ArrayList<>();
             while (rs.next()) {
