@@ -52,6 +52,29 @@ class MillpondMetricsTest {
     }
 
     @Test
+    void hoglakeSeriesCarryTheOriginalNamesAndOnlyExistOnceTheSinkUsesThem() {
+        assertThat(AppProcess.metricIn(registry.scrape(), "millpond_hoglake_files_written_total")).isEmpty();
+        metrics.hoglakeFilesWritten(0);
+        metrics.hoglakeOrphanedFiles(0);
+        metrics.hoglakeFilesWritten(3);
+        metrics.hoglakeOrphanedFiles(2);
+        metrics.hoglakeCommitReplay("replayed");
+        metrics.hoglakeCommitReplay("already_published");
+        metrics.hoglakeCommitReplay("already_published");
+        metrics.error(ErrorType.HOGLAKE_COMMIT_CONTENTION);
+        String scrape = registry.scrape();
+        assertThat(AppProcess.metricIn(scrape, "millpond_hoglake_files_written_total", "pipeline", "t-events",
+                "broker_source", "")).hasValue(3.0);
+        assertThat(AppProcess.metricIn(scrape, "millpond_hoglake_orphaned_files_total")).hasValue(2.0);
+        assertThat(AppProcess.metricIn(scrape, "millpond_hoglake_commit_replays_total", "outcome", "replayed"))
+                .hasValue(1.0);
+        assertThat(AppProcess.metricIn(scrape, "millpond_hoglake_commit_replays_total", "outcome",
+                "already_published")).hasValue(2.0);
+        assertThat(AppProcess.metricIn(scrape, "millpond_errors_total", "type", "hoglake_commit_contention"))
+                .hasValue(1.0);
+    }
+
+    @Test
     void histogramsUseTheOriginalBuckets() {
         metrics.flushSize(7_000_000, 20_000);
         metrics.flushDuration(0.3);

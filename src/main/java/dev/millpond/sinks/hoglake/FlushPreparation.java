@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.Comparator;
 
 /**
  * Prepares one flush for publication: stamps {@code _inserted_at} (one value for every row of the flush), aligns the
@@ -93,7 +94,7 @@ final class FlushPreparation {
     /** The live table's top-level columns in ordinal order; types this writer cannot encode stay out of the file. */
     private List<Column> fileColumns(TableInfo live) {
         List<Column> columns = new ArrayList<>();
-        live.columns().stream().sorted(java.util.Comparator.comparingInt(ColumnInfo::ordinal)).forEach(c -> {
+        live.columns().stream().sorted(Comparator.comparingInt(ColumnInfo::ordinal)).forEach(c -> {
             Optional<HoglakeColumnType> type = HoglakeColumnType.fromWireName(c.type());
             if (type.isPresent()) {
                 columns.add(new Column(c.name(), c.fieldId(), type.get(), c.nullable()));

@@ -41,6 +41,7 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Encodes Arrow rows as one parquet file the way hoglake registers them: every column carries its table field id,
@@ -83,7 +84,7 @@ public final class HoglakeParquetWriter {
      * column fails with {@link UnsupportedColumnTypeException}.
      */
     public static EncodedFile write(List<Column> columns, List<VectorSchemaRoot> batches, List<int[]> rows) {
-        return write(columns, batches, rows, Map.of(), java.util.Set.of());
+        return write(columns, batches, rows, Map.of(), Set.of());
     }
 
     /**
@@ -92,7 +93,7 @@ public final class HoglakeParquetWriter {
      * as nulls instead (their batch type cannot be written into the live column).
      */
     public static EncodedFile write(List<Column> columns, List<VectorSchemaRoot> batches, List<int[]> rows,
-            Map<String, Object> constants, java.util.Set<String> leftOut) {
+            Map<String, Object> constants, Set<String> leftOut) {
         MessageType schema = schema(columns);
         RowWriteSupport support = new RowWriteSupport(schema, columns, constants, leftOut);
         ByteArrayOutputFile out = new ByteArrayOutputFile();
@@ -216,10 +217,10 @@ public final class HoglakeParquetWriter {
         private RecordConsumer consumer;
 
         private final Map<String, Object> constants;
-        private final java.util.Set<String> leftOut;
+        private final Set<String> leftOut;
 
         RowWriteSupport(MessageType schema, List<Column> columns, Map<String, Object> constants,
-                java.util.Set<String> leftOut) {
+                Set<String> leftOut) {
             this.schema = schema;
             this.columns = columns;
             this.leaves = new LeafWriter[columns.size()];
@@ -282,7 +283,7 @@ public final class HoglakeParquetWriter {
         void write(RecordConsumer consumer, int row);
     }
 
-    /** Whether a batch vector of this type can be written into the column (directly or by a lossless cast). */
+    /** Whether a batch vector of this type can be written into the column (directly, or cast to the live type). */
     public static boolean writable(Column c, FieldVector vector) {
         try {
             leaf(c, vector);

@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.Collections;
 
 /**
  * Splits a flush into one group of rows per partition tuple under the table's live spec, in order of each tuple's
@@ -110,7 +111,7 @@ final class PartitionFanout {
             for (int b = 0; b < rows.length; b++) {
                 out.add(rows[b] == null ? new int[0] : Arrays.copyOf(rows[b], sizes[b]));
             }
-            return new Group(java.util.Collections.unmodifiableList(new ArrayList<>(tuple)), out, count);
+            return new Group(Collections.unmodifiableList(new ArrayList<>(tuple)), out, count);
         }
     }
 }

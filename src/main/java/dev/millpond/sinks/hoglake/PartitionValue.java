@@ -13,6 +13,7 @@ import java.util.Base64;
 import java.util.EnumSet;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * One partition value as hoglake stores it: a string (or null for a null source), computed by the writer under
@@ -56,7 +57,7 @@ public final class PartitionValue {
      * values are in Iceberg's internal form, as for {@link #of}; a null source gives null.
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    public static java.util.function.Function<Object, String> binder(HoglakeTransform transform,
+    public static Function<Object, String> binder(HoglakeTransform transform,
             OptionalInt bucketCount, HoglakeColumnType type) {
         check(transform, type);
         if (transform == HoglakeTransform.IDENTITY) {
@@ -70,7 +71,7 @@ public final class PartitionValue {
             case BUCKET -> Transforms.bucket(bucketCount.orElseThrow());
             case IDENTITY -> throw new IllegalStateException("handled above");
         };
-        java.util.function.Function bound = t.bind(type.icebergType());
+        Function bound = t.bind(type.icebergType());
         return value -> value == null ? null : String.valueOf(bound.apply(value));
     }
 

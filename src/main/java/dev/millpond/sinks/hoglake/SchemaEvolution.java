@@ -55,6 +55,10 @@ final class SchemaEvolution {
                 promotion(live.get().type(), c.type()).ifPresent(to -> promoted.add(new PromoteColumn(c.name(), to)));
             }
         }
+        if (TableLayout.column(info, PayloadColumns.INSERTED_AT).isEmpty()) {
+            // A table created by something else: every millpond row carries its flush's stamp.
+            added.add(ColumnDef.scalar(PayloadColumns.INSERTED_AT, HoglakeColumnType.TIMESTAMPTZ.wireName(), true));
+        }
         TableInfo current = info;
         if (!added.isEmpty()) {
             current = add(current, added);

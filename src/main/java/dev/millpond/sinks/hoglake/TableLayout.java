@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.stream.Collectors;
 
 /**
  * A table's partition spec and sort order in configuration's terms: partition fields as HOGLAKE_PARTITION_BY entries
@@ -67,9 +66,5 @@ record TableLayout(List<HoglakePartitionField> partitionBy, List<String> sortBy)
 
     String sortGrammar() {
         return sortBy.isEmpty() ? "(unsorted)" : String.join(",", sortBy);
-    }
-
-    static String describe(List<HoglakePartitionField> fields) {
-        return fields.stream().map(HoglakePartitionField::grammar).collect(Collectors.joining(", "));
     }
 }

@@ -15,7 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;
@@ -23,8 +22,10 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.UUID;
 import org.apache.arrow.memory.BufferAllocator;
+import org.duckdb.DuckDBDriver;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
@@ -117,7 +118,7 @@ class HoglakeParquetWriterTest {
     }
 
     private static List<Map<String, Object>> query(String sql, String file) throws Exception {
-        try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
+        try (Connection c = new DuckDBDriver().connect("jdbc:duckdb:", new Properties());
              PreparedStatement s = c.prepareStatement(sql)) {
             s.setString(1, file);
             try (ResultSet rs = s.executeQuery()) {
