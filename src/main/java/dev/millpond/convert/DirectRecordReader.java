@@ -38,8 +38,9 @@ final class DirectRecordReader {
 
     /** @param limits the parser's limits; values beyond them are left to the parser */
     DirectRecordReader(StreamReadConstraints limits) {
+        // The record's own object is the first level of the parser's nesting limit.
         this.nested = new CanonicalNestedCopy(
-                limits.getMaxNestingDepth(), limits.getMaxNameLength(), limits.getMaxNumberLength());
+                limits.getMaxNestingDepth() - 1, limits.getMaxNameLength(), limits.getMaxNumberLength());
         this.maxNameLength = limits.getMaxNameLength();
     }
 

@@ -65,6 +65,8 @@ public final class JsonToArrow {
      * record with Jackson (the reference the direct path is tested against).
      */
     private final boolean readDirect;
+    /** Records read by the direct reader so far (tests check that it is exercised). */
+    long directReads;
     private final UnparseableWarnings warnings = new UnparseableWarnings();
     private boolean nestedSlowPath;
 
@@ -149,6 +151,7 @@ public final class JsonToArrow {
         if (readDirect && value.length <= MAX_DIRECT_RECORD) {
             touchedCount = 0;
             if (direct.read(value, row, touchColumns)) {
+                directReads++;
                 return null;
             }
             rollback(row, columnsBefore); // outside the simple subset, or malformed: Jackson decides
