@@ -33,6 +33,7 @@ final class DirectRecordReader {
 
     // Top-level key bytes → String, so a known key costs a hash and a compare, not a decode (keys repeat per record).
     private static final int NAME_CACHE_SIZE = 1024;
+    private static final int MAX_CACHED_KEY = 64; // bytes: keeps the cache small whatever the keys
     private final byte[][] cachedKeys = new byte[NAME_CACHE_SIZE][];
     private final String[] cachedNames = new String[NAME_CACHE_SIZE];
 
@@ -121,6 +122,9 @@ final class DirectRecordReader {
     }
 
     private String name(byte[] b, int start, int len) {
+        if (len > MAX_CACHED_KEY) {
+            return new String(b, start, len, StandardCharsets.UTF_8);
+        }
         int slot = CanonicalNestedCopy.keyHash(b, start, len) & (NAME_CACHE_SIZE - 1);
         byte[] k = cachedKeys[slot];
         if (k != null && Arrays.equals(k, 0, k.length, b, start, start + len)) {
