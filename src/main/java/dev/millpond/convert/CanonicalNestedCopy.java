@@ -28,8 +28,13 @@ import java.util.Arrays;
  * Reused across values and records; not thread-safe.
  */
 final class CanonicalNestedCopy {
-    /** Keys per object compared pairwise (by hash first); a larger object is left to the writer's hash set. */
-    private static final int MAX_KEYS_PER_OBJECT = 128;
+    /** Keys per object checked against a 64-bit filter and a scan; a larger object gets a hash index of its keys. */
+    private static final int LINEAR_KEYS = 64;
+    /**
+     * Longest probe sequence accepted in a hash index; keys crafted to collide make the value fall back to the writer
+     * (whose hash set copes with collisions) instead of costing quadratic time here.
+     */
+    private static final int MAX_PROBES = 32;
     /** Float literals longer than this are left to the writer (they are never shortest form anyway). */
     private static final int MAX_FLOAT_LITERAL = 64;
 
@@ -46,6 +51,8 @@ final class CanonicalNestedCopy {
     private int[] keyLen = new int[64];
     private int[] keyHash = new int[64];
     private int keyTop;
+    // Per depth, for objects of more than LINEAR_KEYS keys: open addressing over key indexes + 1 (0 = empty slot).
+    private int[][] keyIndex = new int[16][];
     private final char[] literal = new char[MAX_FLOAT_LITERAL];
 
     /**
@@ -277,6 +284,7 @@ final class CanonicalNestedCopy {
             isObject = Arrays.copyOf(isObject, depth * 2);
             scopeStart = Arrays.copyOf(scopeStart, depth * 2);
             scopeMask = Arrays.copyOf(scopeMask, depth * 2);
+            keyIndex = Arrays.copyOf(keyIndex, depth * 2);
         }
         isObject[depth] = object;
         scopeStart[depth] = keyTop;
@@ -299,15 +307,16 @@ final class CanonicalNestedCopy {
         }
         int h = keyHash(b, start, len);
         int first = scopeStart[depth];
-        if (keyTop - first >= MAX_KEYS_PER_OBJECT) {
-            return -1;
-        }
+        int count = keyTop - first;
         long bit = 1L << ((h ^ (h >>> 6) ^ (h >>> 12) ^ (h >>> 18)) & 63);
-        if ((scopeMask[depth] & bit) != 0) {
+        if (count >= LINEAR_KEYS) {
+            if (!addIndexed(b, depth, first, count, h, start, len)) {
+                return -1;
+            }
+        } else if ((scopeMask[depth] & bit) != 0) {
             // Canonical spelling is one-to-one, so equal keys have equal bytes.
             for (int k = first; k < keyTop; k++) {
-                if (keyHash[k] == h && keyLen[k] == len
-                        && Arrays.equals(b, keyStart[k], keyStart[k] + len, b, start, start + len)) {
+                if (sameKey(b, k, h, start, len)) {
                     return -1;
                 }
             }
@@ -323,6 +332,49 @@ final class CanonicalNestedCopy {
         keyHash[keyTop] = h;
         keyTop++;
         return end;
+    }
+
+    private boolean sameKey(byte[] b, int k, int h, int start, int len) {
+        return keyHash[k] == h && keyLen[k] == len
+                && Arrays.equals(b, keyStart[k], keyStart[k] + len, b, start, start + len);
+    }
+
+    /**
+     * Checks a key of a wide object against its hash index, (re)building the index when the object reaches the
+     * linear limit (so an index left by an earlier object at this depth is never read) or outgrows it; false when the key is already there (or the keys collide too much). The key itself
+     * is added by the caller at index {@code keyTop}.
+     */
+    private boolean addIndexed(byte[] b, int depth, int first, int count, int h, int start, int len) {
+        int[] table = keyIndex[depth];
+        if (count == LINEAR_KEYS || table == null || (count + 1) * 2 > table.length) {
+            int size = Integer.highestOneBit(Math.max(256, count * 4) - 1) << 1;
+            if (table == null || table.length < size) {
+                table = keyIndex[depth] = new int[size];
+            } else {
+                Arrays.fill(table, 0);
+            }
+            int mask = table.length - 1;
+            for (int k = first; k < keyTop; k++) {
+                int slot = keyHash[k] & mask;
+                for (int probes = 0; table[slot] != 0; probes++) {
+                    if (probes == MAX_PROBES) {
+                        return false;
+                    }
+                    slot = (slot + 1) & mask;
+                }
+                table[slot] = k + 1;
+            }
+        }
+        int mask = table.length - 1;
+        int slot = h & mask;
+        for (int probes = 0; table[slot] != 0; probes++) {
+            if (probes == MAX_PROBES || sameKey(b, table[slot] - 1, h, start, len)) {
+                return false;
+            }
+            slot = (slot + 1) & mask;
+        }
+        table[slot] = keyTop + 1;
+        return true;
     }
 
     /** A cheap hash of a key's bytes (its length and up to 16 of its bytes); equal hashes are compared in full. */

@@ -41,10 +41,11 @@ class DirectReadDifferentialTest {
     @Test
     void noisyRecordsConvertExactlyAsTheJacksonPathConvertsThem() {
         long records = 0;
+        int batches = Integer.getInteger("directread.batches", 200); // per seed; ~100 records each
         for (long seed : new long[] {11, 22, 33, 44}) {
             Random random = new Random(seed);
             NoisyJson gen = new NoisyJson(random);
-            for (int batch = 0; batch < 300; batch++) {
+            for (int batch = 0; batch < batches; batch++) {
                 List<byte[]> values = new ArrayList<>();
                 int n = 1 + random.nextInt(200);
                 for (int i = 0; i < n; i++) {
@@ -54,9 +55,29 @@ class DirectReadDifferentialTest {
                 records += n;
             }
         }
-        assertThat(records).isGreaterThan(100_000);
+        assertThat(records).isGreaterThan(batches * 4L * 90);
         // Both paths are exercised: most records are read directly, and plenty fall back.
         assertThat(direct.directReads).isGreaterThan(records / 3).isLessThan(records * 9 / 10);
+    }
+
+    @Test
+    void wideNestedObjectsAreCopiedAndARepeatedKeyAnywhereFallsBack() {
+        List<byte[]> values = new ArrayList<>();
+        for (int keys : new int[] {63, 64, 65, 500, 3000}) {
+            StringBuilder wide = new StringBuilder("{\"w\":{");
+            for (int i = 0; i < keys; i++) {
+                wide.append(i > 0 ? "," : "").append("\"key").append(i).append("\":").append(i);
+            }
+            String distinct = wide.append("}}").toString();
+            values.add(distinct.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            for (int at : new int[] {1, keys / 2, keys - 1}) {
+                // The same object with key number `at` renamed to repeat key 0.
+                String repeated = distinct.replace("\"key" + at + "\":", "\"key0\":");
+                values.add(repeated.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            }
+        }
+        assertThat(assertSame(values, "wide")).isZero();
+        assertThat(direct.directReads).isEqualTo(5); // the distinct ones; a repeated key is merged on the Jackson path
     }
 
     @Test

@@ -87,15 +87,22 @@ final class NoisyJson {
         ws(sb);
         int n = random.nextInt(top ? 10 : 6);
         boolean wide = random.nextInt(40) == 0;
+        boolean dupsInWide = random.nextBoolean();
         if (wide) {
-            n = 60 + random.nextInt(140); // around the copier's per-object key limit
+            n = 60 + random.nextInt(440); // across the copier's switch from a scan to a hash index at 64 keys
         }
         for (int i = 0; i < n; i++) {
             if (i > 0) {
                 sb.append(',');
                 ws(sb);
             }
-            String key = random.nextInt(n > 50 ? 2 : 8) == 0 ? KEYS[random.nextInt(KEYS.length)] : "k" + i;
+            // Wide objects: half of them without a repeated key, so both the copier's hash index and the fallback run.
+            String key;
+            if (wide) {
+                key = dupsInWide && i > 0 && random.nextInt(n) < 2 ? "k" + random.nextInt(i) : "k" + i;
+            } else {
+                key = random.nextInt(8) == 0 ? KEYS[random.nextInt(KEYS.length)] : "k" + i;
+            }
             string(sb, key);
             ws(sb);
             sb.append(':');
