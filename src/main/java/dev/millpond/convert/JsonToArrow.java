@@ -36,11 +36,14 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  *       values failed.</li>
  * </ul>
  *
- * <p>One pass per record: a Jackson {@link JsonParser} streams top-level values into per-column typed storage
- * ({@link JsonColumn}, which decides each column's type at the end of the batch and writes the Arrow buffers
- * directly) and nested values as compact JSON text ({@link NestedJsonWriter}, with {@link NestedKeyScopes}
- * spotting repeated nested keys). Skipped values are logged by {@link UnparseableWarnings}. An instance is not
- * thread-safe; use one per consuming thread.
+ * <p>One pass per record into per-column typed storage ({@link JsonColumn}, which decides each column's type at the
+ * end of the batch and writes the Arrow buffers directly). Most records are read straight from their bytes by
+ * {@link DirectRecordReader}, which copies nested values already in compact form ({@link CanonicalNestedCopy}); a
+ * record outside its simple subset (escaped keys, big integers, non-canonical escapes or repeated keys in a nested
+ * value, and every malformed record) is rolled back and read by a Jackson {@link JsonParser} instead, with nested
+ * values written as compact JSON text ({@link NestedJsonWriter}, with {@link NestedKeyScopes} spotting repeated
+ * nested keys). Skipped values are logged by {@link UnparseableWarnings}. An instance is not thread-safe; use one per
+ * consuming thread.
  */
 public final class JsonToArrow {
 
