@@ -53,7 +53,7 @@ final class NoisyJson {
         if (random.nextInt(300) == 0) {
             sb.append(random.nextBoolean() ? "{}" : "x");
         }
-        byte[] b = sb.toString().getBytes(StandardCharsets.UTF_8);
+        byte[] b = rawBytes(sb.toString().getBytes(StandardCharsets.UTF_8));
         if (random.nextInt(100) == 0 && b.length > 1) {
             return Arrays.copyOf(b, random.nextInt(b.length)); // truncated
         }
@@ -73,7 +73,40 @@ final class NoisyJson {
         return sb.toString().getBytes(StandardCharsets.UTF_8);
     }
 
+    /** Stands for raw bytes in the generated text: never produced otherwise, replaced by {@link #rawBytes}. */
+    private static final char RAW = '\uE000';
+    private static final byte[][] RAW_BYTES = {
+        // invalid: overlong, surrogate, above U+10FFFF, lone continuation, truncated, never-valid bytes
+        {(byte) 0xC0, (byte) 0x80}, {(byte) 0xE0, (byte) 0x80, (byte) 0x80}, {(byte) 0xED, (byte) 0xA0, (byte) 0x80},
+        {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80}, {(byte) 0x80}, {(byte) 0xE2, (byte) 0x82}, {(byte) 0xFF},
+        {(byte) 0xF0, (byte) 0x80, (byte) 0x80, (byte) 0x80}, {(byte) 0xC2},
+        // valid, at the edges of each length and around the surrogates
+        {(byte) 0xC2, (byte) 0x80}, {(byte) 0xDF, (byte) 0xBF}, {(byte) 0xE0, (byte) 0xA0, (byte) 0x80},
+        {(byte) 0xED, (byte) 0x9F, (byte) 0xBF}, {(byte) 0xEE, (byte) 0x80, (byte) 0x80}, {(byte) 0xEF, (byte) 0xBF, (byte) 0xBF},
+        {(byte) 0xF0, (byte) 0x90, (byte) 0x80, (byte) 0x80}, {(byte) 0xF4, (byte) 0x8F, (byte) 0xBF, (byte) 0xBF}};
+
+    /** Replaces each {@link #RAW} (UTF-8 EE 80 80) by one of {@link #RAW_BYTES}, valid or not. */
+    private byte[] rawBytes(byte[] b) {
+        java.io.ByteArrayOutputStream out = null;
+        for (int i = 0; i < b.length; i++) {
+            if (i + 2 < b.length && b[i] == (byte) 0xEE && b[i + 1] == (byte) 0x80 && b[i + 2] == (byte) 0x80) {
+                if (out == null) {
+                    out = new java.io.ByteArrayOutputStream(b.length + 8);
+                    out.write(b, 0, i);
+                }
+                out.writeBytes(RAW_BYTES[random.nextInt(RAW_BYTES.length)]);
+                i += 2;
+            } else if (out != null) {
+                out.write(b[i]);
+            }
+        }
+        return out == null ? b : out.toByteArray();
+    }
+
     private void ws(StringBuilder sb) {
+        if (random.nextInt(3000) == 0) {
+            sb.append(RAW); // non-ASCII outside a string: never JSON
+        }
         if (whitespace > 0 && random.nextInt(100) < whitespace) {
             int n = 1 + random.nextInt(3);
             for (int i = 0; i < n; i++) {
@@ -216,6 +249,9 @@ final class NoisyJson {
                     sb.append(s.charAt(++i));
                 }
             }
+        }
+        if (random.nextInt(80) == 0) {
+            sb.append(RAW); // raw bytes in a string, valid UTF-8 or not
         }
         if (!canonical && random.nextInt(2000) == 0) {
             sb.append("\\ud800"); // a lone surrogate: refused
