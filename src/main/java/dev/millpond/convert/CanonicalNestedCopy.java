@@ -35,6 +35,9 @@ final class CanonicalNestedCopy {
      * (whose hash set copes with collisions) instead of costing quadratic time here.
      */
     private static final int MAX_PROBES = 32;
+    /** Key arrays and indexes up to this many entries are kept for the next value; larger ones are dropped after use. */
+    private static final int KEEP_KEYS = 1 << 14;
+    private boolean grewLarge;
     /** Float literals longer than this are left to the writer (they are never shortest form anyway). */
     private static final int MAX_FLOAT_LITERAL = 64;
 
@@ -81,7 +84,25 @@ final class CanonicalNestedCopy {
         if (end < 0) {
             out.length = mark;
         }
+        if (grewLarge) {
+            shrink();
+        }
         return end;
+    }
+
+    /** After a value with a huge object: let go of the key arrays and indexes it grew, so one record does not pin them. */
+    private void shrink() {
+        grewLarge = false;
+        if (keyStart.length > KEEP_KEYS) {
+            keyStart = new int[64];
+            keyLen = new int[64];
+            keyHash = new int[64];
+        }
+        for (int d = 0; d < keyIndex.length; d++) {
+            if (keyIndex[d] != null && keyIndex[d].length > KEEP_KEYS) {
+                keyIndex[d] = null;
+            }
+        }
     }
 
     private int scan(byte[] b, int i, ByteBuf out) {
@@ -323,6 +344,7 @@ final class CanonicalNestedCopy {
         }
         scopeMask[depth] |= bit;
         if (keyTop == keyStart.length) {
+            grewLarge |= keyTop * 2 > KEEP_KEYS;
             keyStart = Arrays.copyOf(keyStart, keyTop * 2);
             keyLen = Arrays.copyOf(keyLen, keyTop * 2);
             keyHash = Arrays.copyOf(keyHash, keyTop * 2);
@@ -348,6 +370,7 @@ final class CanonicalNestedCopy {
         int[] table = keyIndex[depth];
         if (count == LINEAR_KEYS || table == null || (count + 1) * 2 > table.length) {
             int size = Integer.highestOneBit(Math.max(256, count * 4) - 1) << 1;
+            grewLarge |= size > KEEP_KEYS;
             if (table == null || table.length < size) {
                 table = keyIndex[depth] = new int[size];
             } else {
