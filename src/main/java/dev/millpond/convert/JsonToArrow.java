@@ -36,11 +36,14 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  *       values failed.</li>
  * </ul>
  *
- * <p>One pass per record: a Jackson {@link JsonParser} streams top-level values into per-column typed storage
- * ({@link JsonColumn}, which decides each column's type at the end of the batch and writes the Arrow buffers
- * directly) and nested values as compact JSON text ({@link NestedJsonWriter}, with {@link NestedKeyScopes}
- * spotting repeated nested keys). Skipped values are logged by {@link UnparseableWarnings}. An instance is not
- * thread-safe; use one per consuming thread.
+ * <p>One pass per record into per-column typed storage ({@link JsonColumn}, which decides each column's type at the
+ * end of the batch and writes the Arrow buffers directly). Most records are read straight from their bytes by
+ * {@link DirectRecordReader}, which copies nested values already in compact form ({@link CanonicalNestedCopy}); a
+ * record outside its simple subset (escaped keys, big integers, non-canonical escapes or repeated keys in a nested
+ * value, and every malformed record) is rolled back and read by a Jackson {@link JsonParser} instead, with nested
+ * values written as compact JSON text ({@link NestedJsonWriter}, with {@link NestedKeyScopes} spotting repeated
+ * nested keys). Skipped values are logged by {@link UnparseableWarnings}. An instance is not thread-safe; use one per
+ * consuming thread.
  */
 public final class JsonToArrow {
 
@@ -58,6 +61,15 @@ public final class JsonToArrow {
 
     private final BufferAllocator allocator;
     private final NestedJsonWriter nested = new NestedJsonWriter();
+    private final DirectRecordReader direct = new DirectRecordReader(FACTORY.streamReadConstraints());
+    private final DirectRecordReader.Columns touchColumns = this::touch;
+    /**
+     * Read records straight from their bytes where they allow it (most do) and with Jackson otherwise; false reads every
+     * record with Jackson (the reference the direct path is tested against).
+     */
+    private final boolean readDirect;
+    /** Records read by the direct reader so far (tests check that it is exercised). */
+    long directReads;
     private final UnparseableWarnings warnings = new UnparseableWarnings();
     private boolean nestedSlowPath;
 
@@ -70,8 +82,21 @@ public final class JsonToArrow {
 
     /** @param allocator every Arrow buffer of the produced batches is allocated from it */
     public JsonToArrow(BufferAllocator allocator) {
-        this.allocator = allocator;
+        this(allocator, true);
     }
+
+    JsonToArrow(BufferAllocator allocator, boolean readDirect) {
+        this.allocator = allocator;
+        this.readDirect = readDirect && DIRECT_READ_SAFE;
+    }
+
+    /**
+     * The direct reader does not count tokens or document length, and skipping a string it copies is not measured
+     * against the string-length limit: it is used only where those limits cannot bite.
+     */
+    private static final boolean DIRECT_READ_SAFE = FACTORY.streamReadConstraints().getMaxDocumentLength() <= 0
+            && FACTORY.streamReadConstraints().getMaxTokenCount() <= 0;
+    private static final int MAX_DIRECT_RECORD = FACTORY.streamReadConstraints().getMaxStringLength();
 
     /**
      * Converts one poll batch. The returned batch (and its root) belongs to the caller.
@@ -126,6 +151,14 @@ public final class JsonToArrow {
             return "not valid UTF-8";
         }
         int columnsBefore = columns.size();
+        if (readDirect && value.length <= MAX_DIRECT_RECORD) {
+            touchedCount = 0;
+            if (direct.read(value, row, touchColumns)) {
+                directReads++;
+                return null;
+            }
+            rollback(row, columnsBefore); // outside the simple subset, or malformed: Jackson decides
+        }
         String reason = parseOnce(value, row, columnsBefore, false);
         if (reason == NESTED_DUPLICATE) {
             // Rare: a nested object repeats a key. Parse the record again, building nested values as trees.
@@ -157,11 +190,7 @@ public final class JsonToArrow {
             return t == null ? "no JSON value" : "top-level value is not an object (" + t.asString() + ")";
         }
         while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
-            JsonColumn c = column(p.currentName());
-            if (touchedCount == touched.length) {
-                touched = Arrays.copyOf(touched, touchedCount * 2);
-            }
-            touched[touchedCount++] = c;
+            JsonColumn c = touch(p.currentName());
             t = p.nextToken();
             switch (t) {
                 case VALUE_NULL -> c.set(row, JsonColumn.K_NULL, 0);
@@ -207,6 +236,16 @@ public final class JsonToArrow {
             return "trailing data after the object";
         }
         return null;
+    }
+
+    /** The column of a key of the record being read, noted so that a failed record can be undone. */
+    private JsonColumn touch(String name) {
+        JsonColumn c = column(name);
+        if (touchedCount == touched.length) {
+            touched = Arrays.copyOf(touched, touchedCount * 2);
+        }
+        touched[touchedCount++] = c;
+        return c;
     }
 
     private JsonColumn column(String name) {
