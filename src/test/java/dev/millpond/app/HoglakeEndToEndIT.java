@@ -7,6 +7,8 @@ import dev.millpond.testsupport.Services;
 import dev.millpond.testsupport.hoglake.HoglakeStack;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -56,19 +58,22 @@ class HoglakeEndToEndIT {
         }
     }
 
-    @Test
-    void aFailedCredentialProbeRefusesStartupWithTheHint() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"no bucket, HOGLAKE_DATA_PATH, s3://no-such-bucket/lake, check the bucket",
+            "bad keys, HOGLAKE_S3_SECRET_KEY, wrong-secret, check the static keys"})
+    void aFailedCredentialProbeRefusesStartupWithTheHint(String name, String variable, String value, String hint)
+            throws Exception {
         KafkaBroker kafka = Services.kafka();
         String topic = Services.uniqueName("hog-probe");
         kafka.createTopic(topic, 1);
         try (HoglakeStack hoglake = new HoglakeStack()) {
             Map<String, String> env = hoglake.environment(kafka, topic);
-            env.put("HOGLAKE_DATA_PATH", "s3://no-such-bucket-" + hoglake.catalog() + "/lake");
+            env.put(variable, value);
             try (AppProcess app = AppProcess.start(env, LOGS.resolve("hoglake-probe-" + topic + ".log"))) {
                 assertThat(app.waitForExit(Duration.ofSeconds(90))).as(app.logTail()).isEqualTo(1);
                 assertThat(app.logText().lines().filter(l -> l.contains("S3 credential probe failed")
-                        && l.contains("NoSuchBucket") && l.contains("check the bucket")).count())
-                        .as(app.logTail()).isEqualTo(1);
+                        && l.contains(hint)).count()).as(app.logTail()).isEqualTo(1);
+                assertThat(app.logText()).doesNotContain("wrong-secret");
             }
         }
     }

@@ -132,6 +132,48 @@ class FlushPlansTest {
     }
 
     @Test
+    void aStopWhileTheRecordedFlushIsIncompleteWritesNothingAndKeepsThePlan() throws Exception {
+        String topic = Services.uniqueName("plans-stop");
+        kafka.createTopic(topic, 1);
+        MillpondConfig config = ConfigLoader.load(hoglakeEnv(topic, "FLUSH_INTERVAL_MS", "200",
+                "KAFKA_CONSUMER_ISOLATION_LEVEL", "read_committed"));
+        List<byte[]> values = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            values.add(("{\"id\":" + i + ",\"team_id\":1}").getBytes(StandardCharsets.UTF_8));
+        }
+        kafka.produce(topic, 0, values);
+        Map<String, Object> producerConfig = new HashMap<>();
+        producerConfig.put("bootstrap.servers", kafka.bootstrapServers());
+        producerConfig.put("transactional.id", Services.uniqueName("plans-tx"));
+        producerConfig.put("key.serializer", org.apache.kafka.common.serialization.ByteArraySerializer.class);
+        producerConfig.put("value.serializer", org.apache.kafka.common.serialization.ByteArraySerializer.class);
+        try (var open = new org.apache.kafka.clients.producer.KafkaProducer<byte[], byte[]>(producerConfig)) {
+            // An open transaction: a read_committed consumer stops at offset 10 until it ends, so a plan reaching
+            // into it cannot complete while the pod runs.
+            open.initTransactions();
+            open.beginTransaction();
+            for (int i = 0; i < 5; i++) {
+                open.send(new org.apache.kafka.clients.producer.ProducerRecord<>(topic, 0, null,
+                        "{\"id\":99}".getBytes(StandardCharsets.UTF_8)));
+            }
+            open.flush();
+            FlushPlan plan = new FlushPlan(0, 0, 12, "f", 1);
+            kafka.admin().alterConsumerGroupOffsets(config.groupId(), Map.of(new TopicPartition(topic, 0),
+                    new OffsetAndMetadata(0, plan.metadata()))).all().get(30, java.util.concurrent.TimeUnit.SECONDS);
+
+            RangeRecordingSink sink = RangeRecordingSink.reliable();
+            try (Pipeline pipeline = open(config, sink)) {
+                runUntil(pipeline, () -> registry.find("millpond.records.consumed").counters().stream()
+                        .mapToDouble(io.micrometer.core.instrument.Counter::count).sum() >= 10);
+            }
+            assertThat(sink.accepted).as("no partial flush at the stop").isEmpty();
+            assertThat(recordedPlan(config.groupId(), topic)).as("the plan is kept for the next start")
+                    .containsExactly(new OffsetRange(topic, 0, 0, 12));
+            open.abortTransaction();
+        }
+    }
+
+    @Test
     void duckLakeCommitsNoPlans() throws Exception {
         String topic = Services.uniqueName("plans-ducklake");
         kafka.createTopic(topic, 1);
