@@ -34,10 +34,11 @@ import java.util.Optional;
  * @param duckdbBytes       DuckDB's {@code memory_limit}, empty to leave DuckDB's default
  * @param duckdbThreads     DuckDB's {@code threads}
  * @param kafkaFetchBytes   the consumer's {@code fetch.max.bytes}
+ * @param overlapWrites     whether two flushes are alive at once (one written while the next fills)
  */
 public record MemoryBudget(Optional<Long> limitBytes, String source, long heapBytes, long jvmNativeBytes,
                            long arrowPendingBytes, long arrowBytes, Optional<Long> duckdbBytes, int duckdbThreads,
-                           long kafkaFetchBytes) {
+                           long kafkaFetchBytes, boolean overlapWrites) {
 
     static final long MIB = 1L << 20;
     /** Metaspace, code cache, symbols, threads and GC of this app at a 256 MiB heap, from NMT, rounded up. */
@@ -70,7 +71,7 @@ public record MemoryBudget(Optional<Long> limitBytes, String source, long heapBy
         if (limit.isEmpty()) {
             long pending = flushSize > 0 ? (long) (flushSize * ARROW_OVERHEAD) + 64 * MIB : 64 * MIB;
             return new MemoryBudget(Optional.empty(), "none", heapBytes, jvmNative, pending, 2 * flushes * pending,
-                    Optional.empty(), threads, fetch);
+                    Optional.empty(), threads, fetch, overlapWrites);
         }
         long total = limit.get().bytes();
         long slack = total / 10;
@@ -83,7 +84,7 @@ public record MemoryBudget(Optional<Long> limitBytes, String source, long heapBy
         long arrow = Math.max(32 * MIB, Math.min(2 * flushes * wanted, room));
         long duckdb = Math.max(DUCKDB_FLOOR, free - arrow);
         return new MemoryBudget(Optional.of(total), limit.get().source(), heapBytes, jvmNative,
-                arrow / (2 * flushes), arrow, Optional.of(duckdb), threads, fetch);
+                arrow / (2 * flushes), arrow, Optional.of(duckdb), threads, fetch, overlapWrites);
     }
 
     /** Rows per parquet row group: DuckDB buffers one per thread; see {@link DuckDbResources}. */
@@ -112,9 +113,9 @@ public record MemoryBudget(Optional<Long> limitBytes, String source, long heapBy
         }
         long total = limitBytes.get();
         return String.format(Locale.ROOT, "Memory budget: limit %d MiB (%s) = heap %d + JVM native %d + Arrow %d"
-                        + " (flush at %d pending) + DuckDB %s + slack %d; DuckDB threads %d, Kafka fetch.max.bytes"
+                        + " (flush at %d pending%s) + DuckDB %s + slack %d; DuckDB threads %d, Kafka fetch.max.bytes"
                         + " %d MiB (in the heap)", total / MIB, source, heapBytes / MIB, jvmNativeBytes / MIB,
-                arrowBytes / MIB, arrowPendingBytes / MIB, duck, (total - heapBytes - jvmNativeBytes - arrowBytes
+                arrowBytes / MIB, arrowPendingBytes / MIB, overlapWrites ? ", two flushes alive" : "", duck, (total - heapBytes - jvmNativeBytes - arrowBytes
                         - duckdbBytes.orElse(0L)) / MIB, duckdbThreads, kafkaFetchBytes / MIB);
     }
 }
