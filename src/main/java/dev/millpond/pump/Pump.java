@@ -263,6 +263,7 @@ public final class Pump {
     private void flush(FlushTrigger trigger) {
         awaitInFlight();
         InFlightFlush flush = prepare(trigger);
+        // Whatever Kafka must hear before the write starts is committed here, still on this thread.
         writer.start(flush);
         inFlight = flush;
         lastFlushNanos = System.nanoTime();
