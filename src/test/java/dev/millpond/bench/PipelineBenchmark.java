@@ -15,6 +15,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -159,7 +160,39 @@ public final class PipelineBenchmark {
                 AppProcess.metricIn(metrics, "jvm_gc_pause_seconds_sum").orElse(-1),
                 AppProcess.metricIn(metrics, "jvm_gc_pause_seconds_count").orElse(-1),
                 AppProcess.metricIn(metrics, "jvm_memory_max_bytes", "area", "heap").orElse(-1) / 1e6);
+        printThreadCpu(app.pid(), total);
         app.stop(Duration.ofSeconds(60));
+    }
+
+    /**
+     * CPU time of the app's threads so far (user + system, from /proc/<pid>/task/<tid>/stat), summed by thread name:
+     * on a shared machine it says more than wall-clock rates do, and it shows which thread is the bottleneck.
+     */
+    private static void printThreadCpu(long pid, int records) {
+        Map<String, Double> byName = new HashMap<>();
+        double all = 0;
+        try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path task : tasks.toList()) {
+                try {
+                    String stat = Files.readString(task.resolve("stat"));
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    double seconds = (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0; // utime, stime; 100 Hz
+                    byName.merge(name, seconds, Double::sum);
+                    all += seconds;
+                } catch (IOException | RuntimeException e) {
+                    // the thread ended meanwhile
+                }
+            }
+        } catch (IOException e) {
+            System.out.println("[bench] thread CPU: not readable (" + e + ")");
+            return;
+        }
+        StringBuilder b = new StringBuilder(String.format("[bench] app CPU: %.1fs = %.1f us/record; by thread:", all,
+                all * 1e6 / records));
+        byName.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed()).limit(6)
+                .forEach(e -> b.append(String.format(" %s %.1fs", e.getKey(), e.getValue())));
+        System.out.println(b);
     }
 
     /**
