@@ -61,7 +61,7 @@ public final class Pipeline implements AutoCloseable {
         try {
             MemoryBudget budget = MemoryBudget.plan(ContainerMemory.detect(System.getenv()),
                     Runtime.getRuntime().maxMemory(), config.flushSizeBytes(),
-                    Runtime.getRuntime().availableProcessors());
+                    Runtime.getRuntime().availableProcessors(), config.overlapWrites());
             LOG.info(budget.describe(config.destination() == Destination.DUCKLAKE ? config.ducklake().memoryLimit()
                     : Optional.empty()));
             // Arrow's default rounds every buffer up to a power of two (a 0.8 MB text column takes 1 MiB): ~25 % more
@@ -102,7 +102,8 @@ public final class Pipeline implements AutoCloseable {
             BufferAllocator pumpMemory = keep(allocator.newChildAllocator("pump", 0, Long.MAX_VALUE));
             pump = new Pump(new PumpSettings(config.topic(), config.flushSizeBytes(), config.flushIntervalMs(),
                     config.consumeBatchSize(), config.testPauseAfterLakeCommitMs(),
-                    config.landing().rejectMaxValueBytes(), budget.arrowPendingBytes()), consumer,
+                    config.landing().rejectMaxValueBytes(), budget.arrowPendingBytes(), config.overlapWrites()),
+                    consumer,
                     new JsonToArrow(pumpMemory), new BatchUnifier(pumpMemory),
                     includeSet.map(set -> new RecordStages(config.recordHandling(), set, metrics, pumpMemory))
                             .orElseGet(() -> new RecordStages(config.recordHandling(), metrics, pumpMemory)),

@@ -120,7 +120,8 @@ public final class ConfigLoader {
         return new MillpondConfig(bootstrapServers, topic, replicaCount, ordinal, podName, destination, groupId,
                 flushSize, flushIntervalMs, fetchMinBytes, fetchMaxWaitMs, consumeBatchSize, statsIntervalMs,
                 autoOffsetReset, brokerSource, httpPort, logLevel, logFormat, destinationConfig, recordHandling, kafka,
-                includeValues, testPauseAfterLakeCommitMs, sinkOutageBudget, LandingLimits.parse(env));
+                includeValues, testPauseAfterLakeCommitMs, sinkOutageBudget, LandingLimits.parse(env),
+                env.booleanFlag("MILLPOND_OVERLAP_WRITES", true));
     }
 
     static final long DEFAULT_SINK_OUTAGE_BUDGET_S = 300;

@@ -32,6 +32,8 @@ import java.util.Objects;
  * @param sinkOutageBudget MILLPOND_SINK_OUTAGE_BUDGET_S, default 300 s: how long a flush is retried while the catalog
  *                         or the object store is unreachable (0: only the short retry ladder)
  * @param landing          the table-width bound and the rejects table (MILLPOND_MAX_*_COLUMNS*, MILLPOND_REJECTS*)
+ * @param overlapWrites    MILLPOND_OVERLAP_WRITES, default true: write a flush on a writer thread while the next one
+ *                         is consumed and converted
  */
 public record MillpondConfig(
         String bootstrapServers,
@@ -58,7 +60,8 @@ public record MillpondConfig(
         IncludeValuesConfig includeValues,
         long testPauseAfterLakeCommitMs,
         java.time.Duration sinkOutageBudget,
-        LandingLimits landing) {
+        LandingLimits landing,
+        boolean overlapWrites) {
 
     public MillpondConfig {
         Objects.requireNonNull(destinationConfig, "destinationConfig");

@@ -13,9 +13,10 @@ import java.util.Optional;
  *   <li><b>heap</b>: fixed by the JVM options ({@code -XX:MaxRAMPercentage=20} in the image); it holds the Kafka fetch
  *       buffers, whose bound {@link #kafkaFetchBytes()} is a slice of it, and the converter's scratch;</li>
  *   <li><b>JVM native</b>: metaspace, code cache, GC structures, thread stacks — measured with NMT, not tunable;</li>
- *   <li><b>Arrow</b>: the pending rows plus the copies a flush may make (unify, sort). The pump flushes early when
- *       the pending batches' actual allocation reaches {@link #arrowPendingBytes()}, so no {@code FLUSH_SIZE}
- *       can outgrow the limit;</li>
+ *   <li><b>Arrow</b>: the pending rows plus the copies a flush may make (unify, sort) — twice over when writes
+ *       overlap, since the flush being written stays in Arrow memory while the next one fills. The pump flushes
+ *       early when the pending batches' actual allocation reaches {@link #arrowPendingBytes()}, so no
+ *       {@code FLUSH_SIZE} can outgrow the limit;</li>
  *   <li><b>DuckDB</b>: {@code memory_limit}, what is left; an explicit {@code DUCKDB_MEMORY_LIMIT} wins;</li>
  *   <li><b>slack</b>: what no allocator accounts for — malloc fragmentation (the image sets
  *       {@code MALLOC_ARENA_MAX=2}), DuckDB allocations outside its buffer manager, the Arrow C stream.</li>
@@ -28,14 +29,16 @@ import java.util.Optional;
  * @param heapBytes         the JVM's maximum heap
  * @param jvmNativeBytes    reserved for the JVM's own native memory
  * @param arrowPendingBytes the pending buffer's allocation at which the pump flushes whatever FLUSH_SIZE says
- * @param arrowBytes        reserved for Arrow in all: pending rows and a flush's copies of them
+ * @param arrowBytes        reserved for Arrow in all: pending rows and a flush's copies of them (of two flushes when
+ *                          writes overlap)
  * @param duckdbBytes       DuckDB's {@code memory_limit}, empty to leave DuckDB's default
  * @param duckdbThreads     DuckDB's {@code threads}
  * @param kafkaFetchBytes   the consumer's {@code fetch.max.bytes}
+ * @param overlapWrites     whether two flushes are alive at once (one written while the next fills)
  */
 public record MemoryBudget(Optional<Long> limitBytes, String source, long heapBytes, long jvmNativeBytes,
                            long arrowPendingBytes, long arrowBytes, Optional<Long> duckdbBytes, int duckdbThreads,
-                           long kafkaFetchBytes) {
+                           long kafkaFetchBytes, boolean overlapWrites) {
 
     static final long MIB = 1L << 20;
     /** Metaspace, code cache, symbols, threads and GC of this app at a 256 MiB heap, from NMT, rounded up. */
@@ -45,30 +48,43 @@ public record MemoryBudget(Optional<Long> limitBytes, String source, long heapBy
     static final long DUCKDB_FLOOR = 128 * MIB;
     static final long KAFKA_FETCH_DEFAULT = 50 * MIB;
 
-    /**
-     * @param limit      the container's limit, if any
-     * @param heapBytes  {@code Runtime.maxMemory()}
-     * @param flushSize  FLUSH_SIZE (≤ 0: flush every poll)
-     * @param processors CPUs the JVM sees (the container's CPU limit or request)
-     */
+    /** As {@link #plan(Optional, long, long, int, boolean)} for a pump that writes one flush at a time. */
     public static MemoryBudget plan(Optional<ContainerMemory> limit, long heapBytes, long flushSize, int processors) {
+        return plan(limit, heapBytes, flushSize, processors, false);
+    }
+
+    /**
+     * @param limit         the container's limit, if any
+     * @param heapBytes     {@code Runtime.maxMemory()}
+     * @param flushSize     FLUSH_SIZE (≤ 0: flush every poll)
+     * @param processors    CPUs the JVM sees (the container's CPU limit or request)
+     * @param overlapWrites whether a flush is written while the next one fills: then two flushes are alive at once
+     *                      (the one being written and the one filling), so the pending bound is a quarter of Arrow's
+     *                      share instead of half — each flush and its copies fit in half the share
+     */
+    public static MemoryBudget plan(Optional<ContainerMemory> limit, long heapBytes, long flushSize, int processors,
+                                    boolean overlapWrites) {
         int threads = Math.max(1, Math.min(processors, 2));
         long jvmNative = JVM_NATIVE_BASE + heapBytes / 16;
         long fetch = Math.max(4 * MIB, Math.min(KAFKA_FETCH_DEFAULT, heapBytes / 8));
+        int flushes = overlapWrites ? 2 : 1;
         if (limit.isEmpty()) {
             long pending = flushSize > 0 ? (long) (flushSize * ARROW_OVERHEAD) + 64 * MIB : 64 * MIB;
-            return new MemoryBudget(Optional.empty(), "none", heapBytes, jvmNative, pending, 2 * pending,
-                    Optional.empty(), threads, fetch);
+            return new MemoryBudget(Optional.empty(), "none", heapBytes, jvmNative, pending, 2 * flushes * pending,
+                    Optional.empty(), threads, fetch, overlapWrites);
         }
         long total = limit.get().bytes();
         long slack = total / 10;
         long free = total - heapBytes - jvmNative - slack;
-        // Arrow gets up to half of what is left: the pending rows, and as much again for a flush's copies.
+        // Arrow gets room for each live flush's pending rows and as much again for its copies: up to what is left
+        // beyond DuckDB's floor, and, when two flushes are alive, at most half of what is left (DuckDB writes one
+        // of them meanwhile, so it needs its share as much as ever).
         long wanted = flushSize > 0 ? (long) (flushSize * ARROW_OVERHEAD) + 16 * MIB : 32 * MIB;
-        long arrow = Math.max(32 * MIB, Math.min(2 * wanted, free - DUCKDB_FLOOR));
+        long room = overlapWrites ? Math.min(free / 2, free - DUCKDB_FLOOR) : free - DUCKDB_FLOOR;
+        long arrow = Math.max(32 * MIB, Math.min(2 * flushes * wanted, room));
         long duckdb = Math.max(DUCKDB_FLOOR, free - arrow);
-        return new MemoryBudget(Optional.of(total), limit.get().source(), heapBytes, jvmNative, arrow / 2, arrow,
-                Optional.of(duckdb), threads, fetch);
+        return new MemoryBudget(Optional.of(total), limit.get().source(), heapBytes, jvmNative,
+                arrow / (2 * flushes), arrow, Optional.of(duckdb), threads, fetch, overlapWrites);
     }
 
     /** Rows per parquet row group: DuckDB buffers one per thread; see {@link DuckDbResources}. */
@@ -97,9 +113,9 @@ public record MemoryBudget(Optional<Long> limitBytes, String source, long heapBy
         }
         long total = limitBytes.get();
         return String.format(Locale.ROOT, "Memory budget: limit %d MiB (%s) = heap %d + JVM native %d + Arrow %d"
-                        + " (flush at %d pending) + DuckDB %s + slack %d; DuckDB threads %d, Kafka fetch.max.bytes"
+                        + " (flush at %d pending%s) + DuckDB %s + slack %d; DuckDB threads %d, Kafka fetch.max.bytes"
                         + " %d MiB (in the heap)", total / MIB, source, heapBytes / MIB, jvmNativeBytes / MIB,
-                arrowBytes / MIB, arrowPendingBytes / MIB, duck, (total - heapBytes - jvmNativeBytes - arrowBytes
+                arrowBytes / MIB, arrowPendingBytes / MIB, overlapWrites ? ", two flushes alive" : "", duck, (total - heapBytes - jvmNativeBytes - arrowBytes
                         - duckdbBytes.orElse(0L)) / MIB, duckdbThreads, kafkaFetchBytes / MIB);
     }
 }

@@ -56,4 +56,12 @@ final class OffsetLedger {
     void clear() {
         ranges.clear();
     }
+
+    /** Moves everything handled so far into a ledger of its own (a flush's), leaving this one empty for the next. */
+    OffsetLedger handOff() {
+        OffsetLedger flushed = new OffsetLedger();
+        flushed.ranges.putAll(ranges);
+        ranges.clear();
+        return flushed;
+    }
 }

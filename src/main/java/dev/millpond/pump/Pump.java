@@ -36,14 +36,21 @@ import java.util.Set;
 
 /**
  * The one loop: consume → JSON → Arrow → accumulate → (size or time) → write → commit offsets. Everything here runs
- * on one thread; other threads only read {@link PumpHealth} and the metrics, and may call {@link #requestStop()}.
- * Offsets are committed only after the sink accepted the rows, so Kafka stays the buffer and nothing is lost.
+ * on one thread, the pump thread, except the write itself when writes overlap ({@link FlushWriter}): then flush N is
+ * written on the writer thread while this thread consumes and converts flush N+1, and commits N's offsets (its own
+ * ledger) when it sees N landed. Other threads only read {@link PumpHealth} and the metrics, and may call
+ * {@link #requestStop()}. Offsets are committed only after the sink accepted the rows, so Kafka stays the buffer and
+ * nothing is lost; a flush that failed commits nothing, and neither does anything consumed after it.
  */
 public final class Pump {
 
     private static final Logger LOG = Logger.getLogger(Pump.class);
     private static final long HEARTBEAT_NANOS = Duration.ofSeconds(60).toNanos();
     private static final long HEARTBEAT_POLL_NANOS = Duration.ofSeconds(1).toNanos();
+    /** While a write is in flight a poll returns at least this often, so its landing is committed promptly. */
+    private static final long IN_FLIGHT_POLL_MS = 200;
+    /** How long a write still running is waited for when the pump is discarded after a failure elsewhere. */
+    private static final long DISCARD_GRACE_MS = 30_000;
 
     private final PumpSettings settings;
     private final Consumer<byte[], byte[]> consumer;
@@ -56,7 +63,7 @@ public final class Pump {
     private final MillpondMetrics metrics;
     private final PumpHealth health;
     private final LagMonitor lag;
-    private final WriteLadder writeLadder;
+    private final FlushWriter writer;
     private final RetryPolicy commitRetry;
     private final Sleeper sleeper;
     private final ColumnBudget columnBudget;
@@ -66,6 +73,8 @@ public final class Pump {
     private final OffsetLedger ledger = new OffsetLedger();
     private final FlushPhases phases = new FlushPhases();
     private FlushPlans plans = FlushPlans.off();
+    /** The flush handed to the writer whose outcome the pump has not taken in yet; at most one. */
+    private volatile InFlightFlush inFlight;
     private volatile boolean stopRequested;
     private long lastFlushNanos = System.nanoTime();
     private long lastHeartbeatNanos = System.nanoTime();
@@ -94,7 +103,9 @@ public final class Pump {
         this.metrics = metrics;
         this.health = health;
         this.lag = lag;
-        this.writeLadder = new WriteLadder(sink, metrics, health, writeRetry, sleeper);
+        WriteLadder writeLadder = new WriteLadder(sink, metrics, health, writeRetry, sleeper);
+        this.writer = settings.overlapWrites() ? FlushWriter.overlapped(writeLadder)
+                : FlushWriter.inline(writeLadder, this::waitOutOutage);
         this.commitRetry = RetryPolicy.offsetCommits();
         this.sleeper = sleeper;
     }
@@ -107,6 +118,7 @@ public final class Pump {
     /** Asks the loop to finish its current step, flush what is pending, commit, and return. Safe from any thread. */
     public void requestStop() {
         stopRequested = true;
+        writer.requestStop();
         consumer.wakeup();
     }
 
@@ -117,26 +129,46 @@ public final class Pump {
      */
     public void run() {
         try {
-            while (!stopRequested) {
-                iterate();
+            try {
+                while (!stopRequested) {
+                    iterate();
+                }
+            } catch (WakeupException e) {
+                if (!stopRequested) {
+                    throw e;
+                }
             }
-        } catch (WakeupException e) {
-            if (!stopRequested) {
-                throw e;
-            }
+            // The flush being written when the stop came lands and is committed first; its failure is not the
+            // shutdown flush's, so it ends the run as it would have without the stop.
+            awaitInFlight();
         } catch (WriteLadder.Abandoned e) {
-            LOG.warnf("%s: the flush is not written and its offsets are not committed; its records will be consumed"
-                    + " again on restart", e.getMessage());
-            pending.close();
+            LOG.warnf("%s: the flush is not written and its offsets are not committed; its records (and any consumed"
+                    + " after them) will be consumed again on restart", e.getMessage());
+            discardPending();
             return;
+        } catch (RuntimeException | Error e) {
+            discardPending();
+            throw e;
         }
         shutdownFlush();
     }
 
     void iterate() {
+        if (inFlight != null && inFlight.isDone()) {
+            completeInFlight();
+        }
+        if (stopRequested) {
+            // A Kafka call since the stop request (the commit above, a paused poll during a wait, the lag refresh)
+            // may have used up the consumer's wakeup; without this check the poll below would block for its whole
+            // timeout — up to a minute — before the loop saw the stop.
+            return;
+        }
         long intervalNanos = settings.flushIntervalMs() * 1_000_000L;
         long sinceFlush = System.nanoTime() - lastFlushNanos;
         long timeoutMs = Math.max(100, Math.min(60_000, (intervalNanos - sinceFlush) / 1_000_000L));
+        if (inFlight != null) {
+            timeoutMs = Math.min(timeoutMs, IN_FLIGHT_POLL_MS);
+        }
         int batchSize = settings.batchSize(pending.bytes());
         metrics.consumeBatchSize(batchSize);
         if (settings.flushSizeBytes() > 0) {
@@ -187,8 +219,10 @@ public final class Pump {
         if (pending.records() > 0 || !rejects.isEmpty()) {
             flush(sizeFired ? FlushTrigger.SIZE : FlushTrigger.TIME);
         } else if (!ledger.isEmpty()) {
-            // Decision D6: skipped records and tombstones still move the committed offset.
-            commitWithRetry();
+            // Decision D6: skipped records and tombstones still move the committed offset — after the flush before
+            // them landed, since a commit covers every offset below it.
+            awaitInFlight();
+            commitWithRetry(ledger);
             lastFlushNanos = System.nanoTime();
         }
     }
@@ -234,49 +268,124 @@ public final class Pump {
         metrics.pendingBytes(pending.bytes());
     }
 
+    /**
+     * On the pump thread, in this order: the previous flush lands and is committed (at most one write in flight);
+     * this flush is prepared (unified, sorted, given the ledger, rejects and phase times so far); it is handed to the
+     * writer; its landing is taken in by {@link #completeInFlight()} — here at once when writes do not overlap, else
+     * on a later iteration — which commits its offsets.
+     */
     private void flush(FlushTrigger trigger) {
+        awaitInFlight();
+        InFlightFlush flush = prepare(trigger);
+        try {
+            // Whatever Kafka must hear before the write starts is committed here, still on this thread, after the
+            // flush before it landed and was committed (a plan commit carries this flush's first offsets).
+            plans.beforeFirstAttempt(flush.batch.ranges());
+        } catch (RuntimeException | Error e) {
+            flush.release();
+            throw e;
+        }
+        writer.start(flush);
+        inFlight = flush;
+        lastFlushNanos = System.nanoTime();
+        if (!writer.overlaps()) {
+            completeInFlight();
+            lastFlushNanos = System.nanoTime();
+        }
+    }
+
+    /** Takes the buffer's batches, the ledger and the rejects for one flush; the buffer starts the next one empty. */
+    private InFlightFlush prepare(FlushTrigger trigger) {
         long started = System.nanoTime();
         long bytes = pending.bytes();
         long records = pending.records();
-        long written;
-        int columns;
-        double writeSeconds;
         List<RejectedRecord> flushRejects = rejects.records();
         long unifyStart = System.nanoTime();
-        try (UnifiedBatches unified = unifier.unify(pending.drain());
-             SortedBatch sorted = sortTimed(unified, unifyStart)) {
-            List<OffsetRange> ranges = ledger.ranges(settings.topic());
-            plans.beforeFirstAttempt(ranges);
-            FlushBatch batch = sorted.root()
-                    .map(root -> new FlushBatch(root.getSchema(), List.of(root), records, ranges, flushRejects))
-                    .orElseGet(() -> new FlushBatch(unified.schema(), unified.batches(), records, ranges,
-                            flushRejects));
-            columns = batch.schema().getFields().size();
-            long writeStart = System.nanoTime();
-            written = writeWithRetry(batch);
-            writeSeconds = (System.nanoTime() - writeStart) / 1e9;
-            phases.write(System.nanoTime() - writeStart);
-            metrics.flushDuration(writeSeconds);
+        UnifiedBatches unified = unifier.unify(pending.drain());
+        SortedBatch sorted;
+        try {
+            sorted = sortTimed(unified, unifyStart);
+        } catch (RuntimeException | Error e) {
+            unified.close();
+            throw e;
         }
-        Map<Integer, Long> next = ledger.nextOffsets();
+        OffsetLedger flushLedger = ledger.handOff();
+        List<OffsetRange> ranges = flushLedger.ranges(settings.topic());
+        FlushBatch batch = sorted.root()
+                .map(root -> new FlushBatch(root.getSchema(), List.of(root), records, ranges, flushRejects))
+                .orElseGet(() -> new FlushBatch(unified.schema(), unified.batches(), records, ranges, flushRejects));
         rejects.clear();
-        columnBudget.flushed(sink.liveColumns());
+        columnBudget.handedOff();
+        metrics.pendingBytes(0);
+        return new InFlightFlush(trigger, started, bytes, records, batch, List.of(sorted, unified), flushLedger,
+                flushRejects, phases.handOff());
+    }
+
+    /**
+     * Waits until the flush in flight (if any) ended and takes its outcome in. Meanwhile the assignment is paused
+     * (so memory stays at the flush being filled) and polled, so the liveness probe stays fresh; a stop request does
+     * not end the wait: the write in flight finishes (an outage wait on the writer gives up on its own).
+     */
+    private void awaitInFlight() {
+        InFlightFlush flush = inFlight;
+        if (flush == null) {
+            return;
+        }
+        if (!flush.isDone()) {
+            long waitStart = System.nanoTime();
+            Set<TopicPartition> assigned = consumer.assignment();
+            consumer.pause(assigned);
+            try {
+                while (!flush.await(IN_FLIGHT_POLL_MS)) {
+                    try {
+                        consumer.poll(Duration.ZERO); // paused: returns nothing
+                        health.pollReturned();
+                    } catch (WakeupException e) {
+                        // requestStop(): the write in flight still ends first
+                    } catch (KafkaException e) {
+                        metrics.error(ErrorType.KAFKA);
+                    }
+                }
+            } finally {
+                consumer.resume(assigned);
+            }
+            flush.phases.waited(System.nanoTime() - waitStart);
+        }
+        completeInFlight();
+    }
+
+    /**
+     * The flush in flight ended: on success its offsets are committed and its metrics and log line written; on
+     * failure the {@link PumpFailure} (or {@link WriteLadder.Abandoned}) is raised and nothing is committed — the
+     * caller discards what was consumed since, which the restart consumes again.
+     */
+    private void completeInFlight() {
+        InFlightFlush flush = inFlight;
+        inFlight = null;
+        long written;
+        try {
+            written = flush.rowsWritten();
+        } finally {
+            flush.release();
+        }
+        metrics.flushDuration(flush.writeSeconds());
+        Map<Integer, Long> next = flush.ledger.nextOffsets();
+        columnBudget.landed(sink.liveColumns());
         pauseBeforeKafkaCommit();
         long commitStart = System.nanoTime();
-        commitWithRetry();
-        phases.commit(System.nanoTime() - commitStart);
-        rejects.committed(flushRejects);
+        commitWithRetry(flush.ledger);
+        flush.phases.commit(System.nanoTime() - commitStart);
+        rejects.committed(flush.rejects);
 
         metrics.recordsWritten(written);
-        metrics.batchFlushed(trigger);
-        metrics.flushSize(bytes, records);
-        metrics.pendingBytes(0);
+        metrics.batchFlushed(flush.trigger);
+        metrics.flushSize(flush.bytes, flush.records);
         next.forEach(metrics::lastCommittedOffset);
-        LOG.infof("Flush: %d records, %d bytes, %d columns, write=%ss, elapsed=%ss (%s)%s", records, bytes, columns,
-                seconds(writeSeconds), seconds((System.nanoTime() - started) / 1e9), phases.summaryAndReset(),
-                flushRejects.isEmpty() ? "" : ", rejects=" + flushRejects.size());
+        LOG.infof("Flush: %d records, %d bytes, %d columns, write=%ss, elapsed=%ss (%s)%s", flush.records,
+                flush.bytes, flush.batch.schema().getFields().size(), seconds(flush.writeSeconds()),
+                seconds((System.nanoTime() - flush.startedNanos) / 1e9), flush.phases.summary(),
+                flush.rejects.isEmpty() ? "" : ", rejects=" + flush.rejects.size());
         lag.maybeRefresh(consumer, next);
-        lastFlushNanos = System.nanoTime();
         health.flushed();
     }
 
@@ -298,13 +407,10 @@ public final class Pump {
         }
     }
 
-    private long writeWithRetry(FlushBatch batch) {
-        return writeLadder.write(batch, this::waitOutOutage);
-    }
-
     /**
-     * Waits while the sink is unavailable without consuming anything new (the assignment is paused, so memory stays
-     * at the pending flush), polling all along so the liveness probe stays fresh. A stop request ends the wait.
+     * When writes do not overlap: waits while the sink is unavailable without consuming anything new (the assignment
+     * is paused, so memory stays at the pending flush), polling all along so the liveness probe stays fresh. A stop
+     * request ends the wait.
      */
     private boolean waitOutOutage(double seconds) {
         Set<TopicPartition> assigned = consumer.assignment();
@@ -328,12 +434,12 @@ public final class Pump {
         }
     }
 
-    private void commitWithRetry() {
-        var request = ledger.commitRequest(settings.topic());
+    private void commitWithRetry(OffsetLedger committing) {
+        var request = committing.commitRequest(settings.topic());
         for (int attempt = 0; ; attempt++) {
             try {
                 consumer.commitSync(request);
-                ledger.clear();
+                committing.clear();
                 return;
             } catch (WakeupException e) {
                 // A stop request must not abandon a commit whose write already succeeded.
@@ -359,19 +465,30 @@ public final class Pump {
             } else if (pending.records() > 0 || !rejects.isEmpty()) {
                 LOG.infof("Shutdown: flushing %d pending records", pending.records());
                 flush(FlushTrigger.TIME);
+                awaitInFlight();
             } else if (!ledger.isEmpty()) {
-                commitWithRetry();
+                commitWithRetry(ledger);
             }
         } catch (RuntimeException e) {
             LOG.errorf(e, "Shutdown flush failed; uncommitted records will be consumed again on restart");
         } finally {
-            pending.close();
+            discardPending();
         }
     }
 
-    /** Releases Arrow memory still held after a fatal failure. */
+    /**
+     * Releases Arrow memory still held after a fatal failure or at the end, and ends the writer thread. Nothing is
+     * committed: a write still in flight (the pump failed elsewhere) is given a grace period to end, and its memory
+     * is released only if it did, since the writer reads those buffers until then.
+     */
     public void discardPending() {
         pending.close();
+        ledger.clear();
+        InFlightFlush flush = inFlight;
+        inFlight = null;
+        if (writer.shutDown(flush, DISCARD_GRACE_MS) && flush != null) {
+            flush.release();
+        }
     }
 
     private void heartbeat() {

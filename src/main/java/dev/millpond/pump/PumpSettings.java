@@ -8,9 +8,12 @@ package dev.millpond.pump;
  * @param rejectMaxValueBytes    how much of a rejected record's value is kept (MILLPOND_REJECTS_MAX_VALUE_BYTES)
  * @param pendingMemoryBytes     the memory budget's bound on the pending batches' real Arrow allocation: reaching it
  *                               fires a size flush whatever FLUSH_SIZE says, so the pod fits its memory limit
+ * @param overlapWrites          MILLPOND_OVERLAP_WRITES: write flush N on a writer thread while flush N+1 is consumed
+ *                               (the memory budget then counts two flushes)
  */
 public record PumpSettings(String topic, long flushSizeBytes, long flushIntervalMs, int consumeBatchSize,
-                           long pauseAfterLakeCommitMs, int rejectMaxValueBytes, long pendingMemoryBytes) {
+                           long pauseAfterLakeCommitMs, int rejectMaxValueBytes, long pendingMemoryBytes,
+                           boolean overlapWrites) {
 
     /**
      * Rejects held for one flush, at most: they sit on the heap (not in Arrow memory) and are sent as SQL text, so
@@ -21,7 +24,7 @@ public record PumpSettings(String topic, long flushSizeBytes, long flushInterval
     public PumpSettings(String topic, long flushSizeBytes, long flushIntervalMs, int consumeBatchSize,
                         long pauseAfterLakeCommitMs) {
         this(topic, flushSizeBytes, flushIntervalMs, consumeBatchSize, pauseAfterLakeCommitMs,
-                dev.millpond.config.LandingLimits.DEFAULT_REJECT_MAX_VALUE_BYTES, Long.MAX_VALUE);
+                dev.millpond.config.LandingLimits.DEFAULT_REJECT_MAX_VALUE_BYTES, Long.MAX_VALUE, true);
     }
 
     public PumpSettings(String topic, long flushSizeBytes, long flushIntervalMs, int consumeBatchSize) {

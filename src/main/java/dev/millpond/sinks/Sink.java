@@ -17,7 +17,10 @@ import java.util.Optional;
  *       twice.</li>
  * </ul>
  *
- * Not thread-safe: one sink per pump thread.
+ * Not thread-safe, but used by two threads in turn: {@link #write} and {@link #classify} run on the pump's writer
+ * thread (one write at a time), everything else on the pump thread — {@link #liveColumns} only while no write is in
+ * flight, and {@link #becomesColumn} and {@link #keepsRejects} at any time, so those two must not depend on state a
+ * write changes.
  */
 public interface Sink extends AutoCloseable {
 

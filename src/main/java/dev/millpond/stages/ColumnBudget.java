@@ -35,6 +35,8 @@ public final class ColumnBudget {
     private final BufferAllocator allocator;
     private final Predicate<String> becomesColumn;
     private final Set<String> known = new HashSet<>();
+    /** Admitted since the last {@link #handedOff()}: the flush still being filled brings these. */
+    private final Set<String> addedSinceHandOff = new HashSet<>();
     private int addedThisFlush;
 
     public ColumnBudget(int maxTableColumns, int maxNewColumnsPerFlush, BufferAllocator allocator) {
@@ -61,12 +63,30 @@ public final class ColumnBudget {
 
     /** After a flush (and at startup): the table now has {@code liveColumns}; the next flush may add afresh. */
     public void flushed(Collection<String> liveColumns) {
+        handedOff();
+        landed(liveColumns);
+    }
+
+    /**
+     * A flush left the buffer for the sink: the next one may add afresh. What it admitted stays known, since its
+     * write may still be running while the next flush fills.
+     */
+    public void handedOff() {
+        addedSinceHandOff.clear();
+        addedThisFlush = 0;
+    }
+
+    /**
+     * The flush handed off last has landed and the table now has {@code liveColumns}; the columns admitted for the
+     * flush being filled since stay known (and keep counting against its bound).
+     */
+    public void landed(Collection<String> liveColumns) {
         known.clear();
         known.add(INSERTED_AT);
         for (String c : liveColumns) {
             known.add(fold(c));
         }
-        addedThisFlush = 0;
+        known.addAll(addedSinceHandOff);
     }
 
     /**
@@ -93,6 +113,7 @@ public final class ColumnBudget {
             String name = fold(fields.get(c).getName());
             if (!known.contains(name) && known.size() < maxTableColumns && addedThisFlush < maxNewColumnsPerFlush) {
                 known.add(name);
+                addedSinceHandOff.add(name);
                 addedThisFlush++;
                 added.add(c);
             } else if (!known.contains(name)) {
@@ -131,6 +152,7 @@ public final class ColumnBudget {
             // A column only the set-aside rows had must not widen the table for nothing: give its place back.
             if (!hasValueIn(root.getVector(c), keptRows, kept)) {
                 known.remove(fold(fields.get(c).getName()));
+                addedSinceHandOff.remove(fold(fields.get(c).getName()));
                 addedThisFlush--;
                 dropped.add(c);
             }

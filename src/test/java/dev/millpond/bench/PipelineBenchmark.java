@@ -15,6 +15,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -58,8 +59,9 @@ public final class PipelineBenchmark {
 
     private static final Pattern FLUSH_LINE = Pattern.compile("Flush: (\\d+) records, (\\d+) bytes.*?elapsed=([0-9.]+)s"
             + "(?: \\(poll=([0-9.]+)s convert=([0-9.]+)s stages=([0-9.]+)s unify=([0-9.]+)s sort=([0-9.]+)s"
-            + " write=([0-9.]+)s commit=([0-9.]+)s\\))?");
-    private static final String[] PHASES = {"poll", "convert", "stages", "unify", "sort", "write", "commit"};
+            + " write=([0-9.]+)s commit=([0-9.]+)s(?: wait=([0-9.]+)s)?\\))?");
+    /** {@code wait} (the pump standing still for an overlapped write) is only logged by builds that overlap. */
+    private static final String[] PHASES = {"poll", "convert", "stages", "unify", "sort", "write", "commit", "wait"};
 
     public static void main(String[] args) throws Exception {
         int events = Integer.getInteger("bench.events", 1_000_000);
@@ -158,7 +160,39 @@ public final class PipelineBenchmark {
                 AppProcess.metricIn(metrics, "jvm_gc_pause_seconds_sum").orElse(-1),
                 AppProcess.metricIn(metrics, "jvm_gc_pause_seconds_count").orElse(-1),
                 AppProcess.metricIn(metrics, "jvm_memory_max_bytes", "area", "heap").orElse(-1) / 1e6);
+        printThreadCpu(app.pid(), total);
         app.stop(Duration.ofSeconds(60));
+    }
+
+    /**
+     * CPU time of the app's threads so far (user + system, from /proc/<pid>/task/<tid>/stat), summed by thread name:
+     * on a shared machine it says more than wall-clock rates do, and it shows which thread is the bottleneck.
+     */
+    private static void printThreadCpu(long pid, int records) {
+        Map<String, Double> byName = new HashMap<>();
+        double all = 0;
+        try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path task : tasks.toList()) {
+                try {
+                    String stat = Files.readString(task.resolve("stat"));
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    double seconds = (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0; // utime, stime; 100 Hz
+                    byName.merge(name, seconds, Double::sum);
+                    all += seconds;
+                } catch (IOException | RuntimeException e) {
+                    // the thread ended meanwhile
+                }
+            }
+        } catch (IOException e) {
+            System.out.println("[bench] thread CPU: not readable (" + e + ")");
+            return;
+        }
+        StringBuilder b = new StringBuilder(String.format("[bench] app CPU: %.1fs = %.1f us/record; by thread:", all,
+                all * 1e6 / records));
+        byName.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed()).limit(6)
+                .forEach(e -> b.append(String.format(" %s %.1fs", e.getKey(), e.getValue())));
+        System.out.println(b);
     }
 
     /**
@@ -297,7 +331,12 @@ public final class PipelineBenchmark {
                 for (int i = 0; i < PHASES.length; i++) {
                     sums.merge(PHASES[i], f[3 + i], Double::sum);
                 }
-                sums.merge("cycle", f[3] + f[4] + f[5] + f[2], Double::sum);
+                // One flush at a time: poll, convert and stages, then the flush's own elapsed time. Overlapped, the
+                // write runs beside the next flush's poll and convert; the pump thread's cycle is then its own time:
+                // poll, convert, stages, unify, sort, the commit and the wait for the write.
+                double wait = f[3 + 7];
+                sums.merge("cycle", Double.isNaN(wait) ? f[3] + f[4] + f[5] + f[2]
+                        : f[3] + f[4] + f[5] + f[6] + f[7] + f[9] + wait, Double::sum);
             }
         }
         if (counted > 0) {

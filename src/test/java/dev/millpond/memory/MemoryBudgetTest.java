@@ -50,6 +50,42 @@ class MemoryBudgetTest {
         }
     }
 
+    /**
+     * Overlapped writes keep two flushes alive (the one written, the one filling): whatever the limit and FLUSH_SIZE,
+     * two pending bounds and a copy of each fit Arrow's share, the parts fit the limit, and DuckDB — which writes
+     * one of them meanwhile — never gets less than it does with one flush at a time when the limit is tight.
+     */
+    @Test
+    void overlappedWritesCountTwoFlushesInsideTheSameLimit() {
+        Random random = new Random(17);
+        for (int i = 0; i < 2_000; i++) {
+            long limit = (512 + random.nextInt(8 * 1024)) * MIB;
+            long heap = limit / 4;
+            long flushSize = random.nextInt(10) == 0 ? 0 : (long) (Math.pow(10, 4 + random.nextDouble() * 6));
+            int cpus = 1 + random.nextInt(8);
+            Optional<ContainerMemory> memory = Optional.of(new ContainerMemory(limit, "cgroup"));
+            MemoryBudget one = MemoryBudget.plan(memory, heap, flushSize, cpus, false);
+            MemoryBudget two = MemoryBudget.plan(memory, heap, flushSize, cpus, true);
+            long parts = two.heapBytes() + two.jvmNativeBytes() + two.arrowBytes() + two.duckdbBytes().orElseThrow();
+            assertTrue(parts <= limit - limit / 10, "limit " + limit + ", flush " + flushSize + ": " + two);
+            assertTrue(two.arrowPendingBytes() * 4 <= two.arrowBytes(), "two flushes and their copies: " + two);
+            assertTrue(two.arrowPendingBytes() <= one.arrowPendingBytes(), one + " / " + two);
+            long free = limit - heap - two.jvmNativeBytes() - limit / 10;
+            assertTrue(two.duckdbBytes().orElseThrow() >= Math.min(one.duckdbBytes().orElseThrow(), free / 2),
+                    "DuckDB keeps its share or half of what is left: " + one + " / " + two);
+        }
+        // The shipped pod: flushes fire at ~75 MiB of Arrow instead of FLUSH_SIZE's ~115, DuckDB keeps ~300 MiB.
+        MemoryBudget shipped = MemoryBudget.plan(Optional.of(new ContainerMemory(1024 * MIB, "cgroup")), 199 * MIB,
+                104_857_600, 2, true);
+        assertTrue(shipped.arrowPendingBytes() >= 64 * MIB && shipped.arrowPendingBytes() < 104_857_600,
+                shipped.toString());
+        assertTrue(shipped.duckdbBytes().orElseThrow() >= 280 * MIB, shipped.toString());
+        // With room to spare (4 GiB) a whole FLUSH_SIZE still fits twice.
+        MemoryBudget roomy = MemoryBudget.plan(Optional.of(new ContainerMemory(4096 * MIB, "cgroup")), 800 * MIB,
+                104_857_600, 2, true);
+        assertTrue(roomy.arrowPendingBytes() >= 104_857_600, roomy.toString());
+    }
+
     @Test
     void withoutALimitNothingIsImposedOnDuckDb() {
         MemoryBudget b = MemoryBudget.plan(Optional.empty(), 1024 * MIB, 104_857_600, 8);

@@ -47,6 +47,7 @@ class PumpTest {
     private final String topic = Services.uniqueName("pump");
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final List<Double> sleeps = Collections.synchronizedList(new ArrayList<>());
+    private final PumpHealth health = new PumpHealth();
 
     @Test
     void aWriteThatFailsTwiceIsRetriedWithBackoffAndCommitsOnce() throws Exception {
@@ -159,11 +160,114 @@ class PumpTest {
         assertThat(settings.batchSize(500_000)).isEqualTo(10);
     }
 
+    /**
+     * Overlapped writes: while flush N is held in the sink (on the writer thread), the pump consumes flush N+1 and
+     * keeps polling (liveness fresh) but commits nothing; once N lands, its offsets and then N+1's are committed,
+     * each row once.
+     */
+    @Test
+    void theNextFlushIsConsumedWhileAWriteIsInFlightAndOffsetsAreCommittedOnlyAfterItLanded() throws Exception {
+        kafka.createTopic(topic, 1);
+        produce(0, 0, 100);
+        MillpondConfig config = config(Map.of("FLUSH_INTERVAL_MS", "300"));
+        GatedSink[] gated = new GatedSink[1];
+        try (Pipeline pipeline = open(config, sink -> gated[0] = new GatedSink(sink, 0))) {
+            RunningPump pump = RunningPump.start(pipeline);
+            gated[0].awaitHeld();
+            produce(0, 100, 150);
+            pump.await(() -> metric("millpond_records_consumed_total", "partition", "0") == 250);
+            // N+1's interval passes: the pump now waits for N, polling the paused consumer every 200 ms (without
+            // those polls the last one would be ~3 s old; the bound leaves room for a loaded machine)
+            Thread.sleep(3_000);
+            assertThat(health.secondsSinceLastPoll()).as("polled while waiting for the write").isLessThan(2.0);
+            assertThat(kafka.committedOffsets(config.groupId(), topic)).as("N has not landed").isEmpty();
+            assertThat(gated[0].writerThreads).containsOnly("millpond-writer");
+
+            gated[0].release();
+            pump.await(() -> Map.of(0, 250L).equals(kafka.committedOffsets(config.groupId(), topic)));
+            pump.stop();
+        }
+        assertThat(rows()).isEqualTo(250);
+        assertThat(metric("millpond_records_written_total")).isEqualTo(250);
+        assertThat(metric("millpond_batches_flushed_total", "trigger", "time")).isGreaterThanOrEqualTo(2);
+    }
+
+    /** MILLPOND_OVERLAP_WRITES=false: the write runs on the pump thread, which consumes nothing until it landed. */
+    @Test
+    void withOverlapOffNothingIsConsumedWhileAFlushIsWritten() throws Exception {
+        kafka.createTopic(topic, 1);
+        produce(0, 0, 100);
+        MillpondConfig config = config(Map.of("FLUSH_INTERVAL_MS", "300", "MILLPOND_OVERLAP_WRITES", "false"));
+        GatedSink[] gated = new GatedSink[1];
+        try (Pipeline pipeline = open(config, sink -> gated[0] = new GatedSink(sink, 0))) {
+            RunningPump pump = RunningPump.start(pipeline);
+            gated[0].awaitHeld();
+            double consumed = metric("millpond_records_consumed_total", "partition", "0");
+            produce(0, 100, 150);
+            Thread.sleep(1_500);
+            assertThat(metric("millpond_records_consumed_total", "partition", "0")).isEqualTo(consumed);
+            assertThat(gated[0].writerThreads).containsOnly("pump-under-test");
+
+            gated[0].release();
+            pump.await(() -> Map.of(0, 250L).equals(kafka.committedOffsets(config.groupId(), topic)));
+            pump.stop();
+        }
+        assertThat(rows()).isEqualTo(250);
+    }
+
+    /** A flush that fails for good commits nothing, and the flush consumed behind it is discarded uncommitted. */
+    @Test
+    void aFailedWriteCommitsNeitherItselfNorTheFlushConsumedBehindIt() throws Exception {
+        kafka.createTopic(topic, 1);
+        produce(0, 0, 100);
+        MillpondConfig config = config(Map.of("FLUSH_INTERVAL_MS", "300"));
+        GatedSink[] gated = new GatedSink[1];
+        Throwable failure;
+        try (Pipeline pipeline = open(config, sink -> gated[0] = new GatedSink(
+                new FlakySink(sink, Integer.MAX_VALUE, "S3 is down"), 0))) {
+            RunningPump pump = RunningPump.start(pipeline);
+            gated[0].awaitHeld();
+            produce(0, 100, 150);
+            pump.await(() -> metric("millpond_records_consumed_total", "partition", "0") == 250
+                    && metric("millpond_pending_bytes") > 0);
+            gated[0].release();
+            failure = pump.failure();
+        }
+        assertThat(failure).isInstanceOf(PumpFailure.class).hasMessageContaining("3 attempts");
+        assertThat(kafka.committedOffsets(config.groupId(), topic)).isEmpty();
+        assertThat(metric("millpond_records_written_total")).isZero();
+        assertThat(metricOrEmpty("millpond_batches_flushed_total")).isEmpty();
+    }
+
+    /** A stop while flush N is written: N lands and is committed, then the shutdown flush writes N+1 and commits. */
+    @Test
+    void aStopWhileAWriteIsInFlightLandsItThenFlushesWhatWasConsumedBehindIt() throws Exception {
+        kafka.createTopic(topic, 1);
+        produce(0, 0, 100);
+        MillpondConfig config = config(Map.of("FLUSH_INTERVAL_MS", "300"));
+        GatedSink[] gated = new GatedSink[1];
+        try (Pipeline pipeline = open(config, sink -> gated[0] = new GatedSink(sink, 0))) {
+            RunningPump pump = RunningPump.start(pipeline);
+            gated[0].awaitHeld();
+            produce(0, 100, 150);
+            pump.await(() -> metric("millpond_records_consumed_total", "partition", "0") == 250
+                    && metric("millpond_pending_bytes") > 0);
+            pipeline.pump().requestStop();
+            Thread.sleep(500);
+            assertThat(kafka.committedOffsets(config.groupId(), topic)).as("N is still being written").isEmpty();
+            gated[0].release();
+            assertThat(pump.failure()).isNull();
+        }
+        assertThat(rows()).isEqualTo(250);
+        assertThat(kafka.committedOffsets(config.groupId(), topic)).isEqualTo(Map.of(0, 250L));
+        assertThat(metric("millpond_batches_flushed_total", "trigger", "time")).isGreaterThanOrEqualTo(2);
+    }
+
     // ---- helpers
 
     private Pipeline open(MillpondConfig config, java.util.function.UnaryOperator<Sink> decorator) throws Exception {
         MillpondMetrics metrics = new MillpondMetrics(registry, config.pipelineLabel(), config.brokerSource());
-        return Pipeline.open(config, metrics, new PumpHealth(), AppProcess.extensionDirectory().toString(), decorator,
+        return Pipeline.open(config, metrics, health, AppProcess.extensionDirectory().toString(), decorator,
                 sleeps::add);
     }
 
@@ -211,6 +315,102 @@ class PumpTest {
     private long rows() throws SQLException {
         try (Connection c = lake.openQueryConnection()) {
             return DuckDbSql.queryLong(c, "SELECT count(*) FROM lake.main.events");
+        }
+    }
+
+    /** The pump on a thread of its own, for tests that act while it runs. */
+    private record RunningPump(Pipeline pipeline, Thread thread, AtomicReference<Throwable> failed) {
+        static RunningPump start(Pipeline pipeline) {
+            AtomicReference<Throwable> failed = new AtomicReference<>();
+            Thread thread = new Thread(() -> {
+                try {
+                    pipeline.pump().run();
+                } catch (Throwable t) {
+                    failed.set(t);
+                }
+            }, "pump-under-test");
+            thread.start();
+            return new RunningPump(pipeline, thread, failed);
+        }
+
+        void await(BooleanSupplier condition) throws InterruptedException {
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (!condition.getAsBoolean()) {
+                assertThat(failed.get()).as("pump failure").isNull();
+                assertThat(System.nanoTime()).as("condition within 60s").isLessThan(deadline);
+                Thread.sleep(50);
+            }
+        }
+
+        /** Waits for the run to end and returns what it threw, if anything. */
+        Throwable failure() throws InterruptedException {
+            thread.join(60_000);
+            assertThat(thread.isAlive()).as("the pump ended").isFalse();
+            return failed.get();
+        }
+
+        /** Stops the pump the way SIGTERM does and expects a clean end. */
+        void stop() throws InterruptedException {
+            pipeline.pump().requestStop();
+            assertThat(failure()).isNull();
+        }
+    }
+
+    /** Holds the write of flush number {@code held} (0-based) until released; records the threads that wrote. */
+    static final class GatedSink implements Sink {
+        private final Sink real;
+        private final int held;
+        private final AtomicInteger flushes = new AtomicInteger();
+        private final java.util.concurrent.CountDownLatch holding = new java.util.concurrent.CountDownLatch(1);
+        private final java.util.concurrent.CountDownLatch released = new java.util.concurrent.CountDownLatch(1);
+        final List<String> writerThreads = Collections.synchronizedList(new ArrayList<>());
+
+        GatedSink(Sink real, int held) {
+            this.real = real;
+            this.held = held;
+        }
+
+        void awaitHeld() throws InterruptedException {
+            assertThat(holding.await(60, java.util.concurrent.TimeUnit.SECONDS)).as("a write reached the sink").isTrue();
+        }
+
+        void release() {
+            released.countDown();
+        }
+
+        @Override
+        public Optional<Map<Integer, Long>> recordedOffsets(String topic) throws Exception {
+            return real.recordedOffsets(topic);
+        }
+
+        @Override
+        public long write(FlushBatch batch, int attempt) throws Exception {
+            writerThreads.add(Thread.currentThread().getName());
+            if (attempt == 1 && flushes.getAndIncrement() == held) {
+                holding.countDown();
+                released.await();
+            }
+            return real.write(batch, attempt);
+        }
+
+        @Override
+        public WriteFailure classify(Throwable failure) {
+            return real.classify(failure);
+        }
+
+        @Override
+        public boolean keepsRejects() {
+            return real.keepsRejects();
+        }
+
+        @Override
+        public List<String> liveColumns() {
+            return real.liveColumns();
+        }
+
+        @Override
+        public void close() {
+            real.close();
         }
     }
 

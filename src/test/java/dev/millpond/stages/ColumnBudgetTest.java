@@ -111,6 +111,39 @@ class ColumnBudgetTest {
         }
     }
 
+    /**
+     * With overlapped writes the next flush fills while the previous one is written: the previous flush's columns
+     * stay known until it landed, the next flush gets its own per-flush allowance at the hand-off, and when the
+     * previous flush lands the live table replaces what it admitted without forgetting the next flush's columns.
+     */
+    @Test
+    void aHandOffStartsTheNextFlushsAllowanceAndItsLandingKeepsWhatTheNextFlushAdmitted() {
+        try (BufferAllocator allocator = new RootAllocator()) {
+            ColumnBudget budget = new ColumnBudget(7, 2, allocator);
+            budget.flushed(List.of("seq", "_inserted_at"));
+            budget.admit(convert(allocator, "{\"seq\":0,\"a\":1,\"b\":2}")).root().close(); // flush N: a, b
+
+            budget.handedOff();                                                    // N is being written
+            ColumnBudget.Admitted n1 = budget.admit(convert(allocator, "{\"seq\":1,\"a\":1,\"c\":3}"));
+            assertThat(n1.rejectedRows()).as("a is N's, c is N+1's first new column").isEmpty();
+            n1.root().close();
+
+            budget.landed(List.of("seq", "_inserted_at", "a", "b"));               // N landed
+            ColumnBudget.Admitted more = budget.admit(convert(allocator, "{\"seq\":2,\"c\":1,\"d\":4}",
+                    "{\"seq\":3,\"e\":5}"));
+            // c is still N+1's (not counted twice), d is its second new column, e is past N+1's allowance of 2.
+            assertThat(more.rejectedRows()).containsExactly(1);
+            try (VectorSchemaRoot kept = more.root()) {
+                assertThat(names(kept)).containsExactly("seq", "c", "d");
+            }
+            // The table bound (7 with _inserted_at) counts N's landed columns and N+1's: seq, a, b, c, d + 1 left.
+            budget.handedOff();
+            ColumnBudget.Admitted last = budget.admit(convert(allocator, "{\"f\":1}", "{\"g\":2}"));
+            assertThat(last.rejectedRows()).containsExactly(1);
+            last.root().close();
+        }
+    }
+
     private static VectorSchemaRoot convert(BufferAllocator allocator, String... json) {
         List<byte[]> values = new ArrayList<>();
         for (String j : json) {
