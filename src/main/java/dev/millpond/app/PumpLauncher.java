@@ -132,13 +132,30 @@ public class PumpLauncher {
             if (t.isAlive()) {
                 // A step that ignores the stop request (a write hanging on an unresponsive dependency): what landed
                 // is committed, what is in flight is not and will be consumed again on restart.
-                LOG.errorf("The pump did not stop within %ds; exiting without finishing its current step",
-                        Math.max(1, stopDeadlineSeconds));
+                LOG.errorf("The pump did not stop within %ds; exiting without finishing its current step%s",
+                        Math.max(1, stopDeadlineSeconds), stuckStacks(t));
                 closeLogExport();
                 Runtime.getRuntime().halt(0); // a stop request ends in exit 0, as a failed shutdown flush does
             }
         }
         closeLogExport();
+    }
+
+    /**
+     * Where the pump thread and the writer thread stand, so the on-call sees which dependency a stuck stop waited
+     * for without having to catch the pod in time for a thread dump.
+     */
+    private static String stuckStacks(Thread pumpThread) {
+        StringBuilder out = new StringBuilder();
+        Thread.getAllStackTraces().forEach((thread, frames) -> {
+            if (thread == pumpThread || thread.getName().equals("millpond-writer")) {
+                out.append("\n  thread ").append(thread.getName()).append(" (").append(thread.getState()).append(')');
+                for (int i = 0; i < Math.min(frames.length, 25); i++) {
+                    out.append("\n    at ").append(frames[i]);
+                }
+            }
+        });
+        return out.toString();
     }
 
     private void closeLogExport() {
