@@ -50,6 +50,9 @@ public final class IncludeValuesSource implements AutoCloseable {
         this.staticSet = config.staticValues().map(FilterSpec::values);
         this.poller = config.polling().map(p -> new IncludeValuesPoller(config.mode(), p, staticSet.orElseThrow(),
                 metrics, clock));
+        // Known from configuration alone, so the series exists from the first scrape: /readyz can turn 200 (the
+        // pipeline is open) a moment before start() runs.
+        metrics.includeValuesMode(config.mode().wireName());
     }
 
     /** Created idle; {@link #start()} begins polling. */
@@ -73,11 +76,10 @@ public final class IncludeValuesSource implements AutoCloseable {
     }
 
     /**
-     * Sets {@code mode{…}} = 1 and, with a URL, starts polling. Authoritative mode returns only after a successful
+     * With a URL, starts polling ({@code mode{…}} = 1 was set at creation). Authoritative mode returns only after a successful
      * poll (a refused one counts: the endpoint answered) and throws once STARTUP_TIMEOUT_S has passed without one.
      */
     public synchronized void start() throws InterruptedException {
-        metrics.includeValuesMode(config.mode().wireName());
         if (poller.isEmpty() || stopped.getCount() == 0 || executor != null) {
             return;
         }
