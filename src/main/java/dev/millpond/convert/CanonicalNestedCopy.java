@@ -126,7 +126,7 @@ final class CanonicalNestedCopy {
                 i++;
                 if (i < n && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t')) {
                     out.put(b, run, i - run);
-                    i = skipWhitespace(b, i);
+                    i = JsonSyntax.skipWhitespace(b, i);
                     run = i;
                 }
                 if (i >= n) {
@@ -144,7 +144,7 @@ final class CanonicalNestedCopy {
                     // ws ':' ws
                     if (i < n && b[i] != ':') {
                         out.put(b, run, i - run);
-                        i = skipWhitespace(b, i);
+                        i = JsonSyntax.skipWhitespace(b, i);
                         run = i;
                     }
                     if (i >= n || b[i] != ':') {
@@ -153,7 +153,7 @@ final class CanonicalNestedCopy {
                     i++;
                     if (i < n && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t')) {
                         out.put(b, run, i - run);
-                        i = skipWhitespace(b, i);
+                        i = JsonSyntax.skipWhitespace(b, i);
                         run = i;
                     }
                     continue;
@@ -168,43 +168,18 @@ final class CanonicalNestedCopy {
                 closed = true;
             } else if (c == '-' || (c >= '0' && c <= '9')) {
                 int numStart = i;
-                boolean isFloat = false;
                 if (c == '-') {
                     i++;
                 }
-                if (i >= n) {
+                int intEnd = JsonSyntax.integerPartEnd(b, i, n);
+                if (intEnd < 0) {
                     return -1;
                 }
-                if (b[i] == '0') {
-                    i++;
-                } else if (b[i] >= '1' && b[i] <= '9') {
-                    i = digits(b, i + 1);
-                } else {
+                i = JsonSyntax.fractionAndExponentEnd(b, intEnd, n);
+                if (i < 0) {
                     return -1;
                 }
-                if (i < n && b[i] == '.') {
-                    isFloat = true;
-                    int d = digits(b, i + 1);
-                    if (d == i + 1) {
-                        return -1;
-                    }
-                    i = d;
-                }
-                if (i < n && (b[i] == 'e' || b[i] == 'E')) {
-                    isFloat = true;
-                    i++;
-                    if (i < n && (b[i] == '+' || b[i] == '-')) {
-                        i++;
-                    }
-                    int d = digits(b, i);
-                    if (d == i) {
-                        return -1;
-                    }
-                    i = d;
-                }
-                if (i < n && b[i] >= '0' && b[i] <= '9') {
-                    return -1; // a leading zero: "01"
-                }
+                boolean isFloat = i != intEnd;
                 if (i - numStart > maxNumberLength) {
                     return -1;
                 }
@@ -229,13 +204,13 @@ final class CanonicalNestedCopy {
                 }
                 closed = true;
             } else if (c == 't') {
-                i = literal(b, i, JsonText.TRUE);
+                i = JsonSyntax.literal(b, i, JsonText.TRUE);
                 closed = true;
             } else if (c == 'f') {
-                i = literal(b, i, JsonText.FALSE);
+                i = JsonSyntax.literal(b, i, JsonText.FALSE);
                 closed = true;
             } else if (c == 'n') {
-                i = literal(b, i, JsonText.NULL);
+                i = JsonSyntax.literal(b, i, JsonText.NULL);
                 closed = true;
             } else {
                 return -1;
@@ -251,7 +226,7 @@ final class CanonicalNestedCopy {
                 }
                 if (i < n && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t')) {
                     out.put(b, run, i - run);
-                    i = skipWhitespace(b, i);
+                    i = JsonSyntax.skipWhitespace(b, i);
                     run = i;
                 }
                 if (i >= n) {
@@ -263,7 +238,7 @@ final class CanonicalNestedCopy {
                     i++;
                     if (i < n && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t')) {
                         out.put(b, run, i - run);
-                        i = skipWhitespace(b, i);
+                        i = JsonSyntax.skipWhitespace(b, i);
                         run = i;
                     }
                     if (object) {
@@ -273,7 +248,7 @@ final class CanonicalNestedCopy {
                         }
                         if (i < n && b[i] != ':') {
                             out.put(b, run, i - run);
-                            i = skipWhitespace(b, i);
+                            i = JsonSyntax.skipWhitespace(b, i);
                             run = i;
                         }
                         if (i >= n || b[i] != ':') {
@@ -282,7 +257,7 @@ final class CanonicalNestedCopy {
                         i++;
                         if (i < n && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t')) {
                             out.put(b, run, i - run);
-                            i = skipWhitespace(b, i);
+                            i = JsonSyntax.skipWhitespace(b, i);
                             run = i;
                         }
                     }
@@ -460,27 +435,5 @@ final class CanonicalNestedCopy {
             return -1; // an unescaped control character: not JSON
         }
         return -1;
-    }
-
-    private static int digits(byte[] b, int i) {
-        while (i < b.length && b[i] >= '0' && b[i] <= '9') {
-            i++;
-        }
-        return i;
-    }
-
-    private static int literal(byte[] b, int i, byte[] word) {
-        int len = word.length;
-        if (i + len > b.length || !Arrays.equals(b, i, i + len, word, 0, len)) {
-            return -1;
-        }
-        return i + len;
-    }
-
-    private static int skipWhitespace(byte[] b, int i) {
-        while (i < b.length && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t')) {
-            i++;
-        }
-        return i;
     }
 }

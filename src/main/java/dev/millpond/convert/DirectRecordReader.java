@@ -53,13 +53,13 @@ final class DirectRecordReader {
      */
     boolean read(byte[] b, int row, Columns columns) {
         final int n = b.length;
-        int i = skipWhitespace(b, 0);
+        int i = JsonSyntax.skipWhitespace(b, 0);
         if (i >= n || b[i] != '{') {
             return false;
         }
-        i = skipWhitespace(b, i + 1);
+        i = JsonSyntax.skipWhitespace(b, i + 1);
         if (i < n && b[i] == '}') {
-            return skipWhitespace(b, i + 1) == n;
+            return JsonSyntax.skipWhitespace(b, i + 1) == n;
         }
         while (true) {
             if (i >= n || b[i] != '"') {
@@ -71,11 +71,11 @@ final class DirectRecordReader {
                 return false; // an escape in the key, a control character, or the end of input
             }
             String name = name(b, keyStart, keyEnd - keyStart);
-            i = skipWhitespace(b, keyEnd + 1);
+            i = JsonSyntax.skipWhitespace(b, keyEnd + 1);
             if (i >= n || b[i] != ':') {
                 return false;
             }
-            i = skipWhitespace(b, i + 1);
+            i = JsonSyntax.skipWhitespace(b, i + 1);
             if (i >= n) {
                 return false;
             }
@@ -91,13 +91,13 @@ final class DirectRecordReader {
                     c.set(row, JsonColumn.K_TEXT, Vectors.span(start, text.length - start));
                 }
             } else if (v == 't') {
-                i = literal(b, i, JsonText.TRUE);
+                i = JsonSyntax.literal(b, i, JsonText.TRUE);
                 c.set(row, JsonColumn.K_BOOL, 1);
             } else if (v == 'f') {
-                i = literal(b, i, JsonText.FALSE);
+                i = JsonSyntax.literal(b, i, JsonText.FALSE);
                 c.set(row, JsonColumn.K_BOOL, 0);
             } else if (v == 'n') {
-                i = literal(b, i, JsonText.NULL);
+                i = JsonSyntax.literal(b, i, JsonText.NULL);
                 c.set(row, JsonColumn.K_NULL, 0);
             } else if (v == '-' || (v >= '0' && v <= '9')) {
                 i = number(b, i, row, c);
@@ -107,14 +107,14 @@ final class DirectRecordReader {
             if (i < 0) {
                 return false;
             }
-            i = skipWhitespace(b, i);
+            i = JsonSyntax.skipWhitespace(b, i);
             if (i >= n) {
                 return false;
             }
             if (b[i] == ',') {
-                i = skipWhitespace(b, i + 1);
+                i = JsonSyntax.skipWhitespace(b, i + 1);
             } else if (b[i] == '}') {
-                return skipWhitespace(b, i + 1) == n; // trailing data is the parser's to report
+                return JsonSyntax.skipWhitespace(b, i + 1) == n; // trailing data is the parser's to report
             } else {
                 return false;
             }
@@ -234,42 +234,16 @@ final class DirectRecordReader {
         if (negative) {
             i++;
         }
-        if (i >= n) {
-            return -1;
-        }
         int intStart = i;
-        if (b[i] == '0') {
-            i++;
-        } else if (b[i] >= '1' && b[i] <= '9') {
-            i = digits(b, i + 1);
-        } else {
+        int intEnd = JsonSyntax.integerPartEnd(b, i, n);
+        if (intEnd < 0) {
             return -1;
         }
-        int intEnd = i;
-        boolean isFloat = false;
-        if (i < n && b[i] == '.') {
-            isFloat = true;
-            int d = digits(b, i + 1);
-            if (d == i + 1) {
-                return -1;
-            }
-            i = d;
+        i = JsonSyntax.fractionAndExponentEnd(b, intEnd, n);
+        if (i < 0) {
+            return -1;
         }
-        if (i < n && (b[i] == 'e' || b[i] == 'E')) {
-            isFloat = true;
-            i++;
-            if (i < n && (b[i] == '+' || b[i] == '-')) {
-                i++;
-            }
-            int d = digits(b, i);
-            if (d == i) {
-                return -1;
-            }
-            i = d;
-        }
-        if (i < n && b[i] >= '0' && b[i] <= '9') {
-            return -1; // a leading zero: "01"
-        }
+        boolean isFloat = i != intEnd;
         if (!isFloat) {
             if (intEnd - intStart > MAX_LONG_DIGITS) {
                 return -1;
@@ -293,28 +267,6 @@ final class DirectRecordReader {
             return -1; // overflowing literal: the column keeps its source text, as the parser path does
         }
         c.set(row, JsonColumn.K_DOUBLE, Double.doubleToRawLongBits(d));
-        return i;
-    }
-
-    private static int digits(byte[] b, int i) {
-        while (i < b.length && b[i] >= '0' && b[i] <= '9') {
-            i++;
-        }
-        return i;
-    }
-
-    private static int literal(byte[] b, int i, byte[] word) {
-        int len = word.length;
-        if (i + len > b.length || !Arrays.equals(b, i, i + len, word, 0, len)) {
-            return -1;
-        }
-        return i + len;
-    }
-
-    static int skipWhitespace(byte[] b, int i) {
-        while (i < b.length && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t')) {
-            i++;
-        }
         return i;
     }
 }
