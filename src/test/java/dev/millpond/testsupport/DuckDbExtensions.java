@@ -34,7 +34,7 @@ public final class DuckDbExtensions {
         Path directory = Path.of(configured == null || configured.isBlank() ? ".duckdb-extensions" : configured);
         if (!Files.isDirectory(directory)) {
             throw new IllegalStateException("DuckDB extension directory " + directory.toAbsolutePath()
-                    + " does not exist; run: bash tools/provision-duckdb-extensions.sh 1.4.4.20260205 .duckdb-extensions");
+                    + " does not exist; run: bash tools/provision-duckdb-extensions.sh 1.5.5 .duckdb-extensions");
         }
         return directory;
     }
