@@ -11,7 +11,8 @@ import java.util.regex.Pattern;
 
 /**
  * Reads the environment into a {@link MillpondConfig}, with the original's variable names, defaults,
- * validation and messages (COMPAT §2). Every rule about a variable lives in this package.
+ * validation and messages (docs/decisions.md, "Same names and shapes as the original"). Every rule about a
+ * variable lives in this package.
  *
  * <p>The loader composes per-group parsers: the core group, then exactly one destination group (chosen by
  * MILLPOND_DESTINATION; the other destination's variables are never read), then the record-handling group,

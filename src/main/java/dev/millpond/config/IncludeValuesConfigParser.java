@@ -9,7 +9,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Parses MILLPOND_INCLUDE_VALUES_* (COMPAT §2) with every startup error of the spec's mode table: MODE or auth
+ * Parses MILLPOND_INCLUDE_VALUES_* with every startup error of the original's mode table: MODE or auth
  * without a URL, a URL without the keep filter and its static values, auth name and token not together.
  * The numeric knobs are read only when the URL is set; without it nothing polls and they mean nothing.
  */

@@ -2,7 +2,7 @@ package dev.millpond.config;
 
 import java.util.Locale;
 
-/** Where the effective allowlist comes from (the spec's "Dynamic allowlist source" table). */
+/** Where the effective allowlist comes from (README, "Dynamic allowlist source"). */
 public enum IncludeValuesMode {
     /** No URL: the static MILLPOND_FILTER_VALUES list, or no keep filter at all. */
     STATIC("static"),

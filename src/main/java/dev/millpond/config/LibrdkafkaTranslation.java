@@ -14,7 +14,8 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The {@code KAFKA_CONSUMER_*} passthrough (COMPAT §2, decision D11). {@code KAFKA_CONSUMER_<X>} names the
+ * The {@code KAFKA_CONSUMER_*} passthrough, translated rather than passed on blindly (docs/decisions.md,
+ * "librdkafka passthrough keys are translated, not ignored"). {@code KAFKA_CONSUMER_<X>} names the
  * librdkafka property {@code <x>} (lower case, {@code _} → {@code .}); this class is the one table that maps
  * each librdkafka consumer property to its Java-client equivalent:
  *

@@ -7,7 +7,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Optional record handling (COMPAT §2). Each stage is disabled when its variables are unset. Parsed by
+ * Optional record handling. Each stage is disabled when its variables are unset. Parsed by
  * {@link RecordHandlingParser}; MILLPOND_VARIANT_COLUMNS and MILLPOND_INCLUDE_VALUES_* are not parsed here yet
  * and become further components when they are.
  *

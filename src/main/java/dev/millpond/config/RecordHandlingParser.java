@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The record-handling group (COMPAT §2): MILLPOND_TYPED_COLUMNS, the keep and drop filters and MILLPOND_SORT_BY.
+ * The record-handling group: MILLPOND_TYPED_COLUMNS, the keep and drop filters and MILLPOND_SORT_BY.
  * Every message names the variable at fault.
  */
 final class RecordHandlingParser {

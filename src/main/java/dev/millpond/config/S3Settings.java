@@ -3,7 +3,7 @@ package dev.millpond.config;
 import java.util.Optional;
 
 /**
- * DUCKDB_S3_*: each variable that is present becomes one legacy DuckDB {@code SET} (COMPAT §5.1, in the
+ * DUCKDB_S3_*: each variable that is present becomes one legacy DuckDB {@code SET} (as the original, in the
  * order endpoint, access key id, secret access key, use ssl, url style, region). Every present value matched
  * {@code ^[a-zA-Z0-9_.:/\-@+=]+$} at load time, so it can be placed in a single-quoted SQL literal.
  */

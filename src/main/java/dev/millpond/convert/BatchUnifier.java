@@ -24,7 +24,7 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Brings the poll batches pending for one flush to ONE schema (COMPAT §4.5 with decision D2), replacing the
+ * Brings the poll batches pending for one flush to ONE schema by the same type rules as a poll batch, replacing the
  * original's concatenation, which raised on any type conflict.
  *
  * <ul>

@@ -161,7 +161,7 @@ final class JsonColumn {
         }
     }
 
-    /** VARCHAR: text kept as is, every other value rendered as its JSON text (D2). */
+    /** VARCHAR: text kept as is, every other value rendered as its JSON text. */
     private FieldVector buildVarChar(BufferAllocator allocator, int rows, int n) {
         long[] spans = new long[rows];
         Arrays.fill(spans, Vectors.NULL_SPAN);

@@ -15,8 +15,8 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
- * Converts one poll batch of Kafka values (JSON objects as UTF-8 bytes) into an Arrow batch (COMPAT §4 with
- * decision D2).
+ * Converts one poll batch of Kafka values (JSON objects as UTF-8 bytes) into an Arrow batch
+ * (docs/decisions.md, "Type inference is order-independent").
  *
  * <ul>
  *   <li>Skipped (counted in {@link ConvertedBatch#failed()}, first 200 bytes logged at WARN, at most one line
@@ -27,7 +27,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  *   <li>int → BIGINT, float → DOUBLE, bool → BOOLEAN, string → VARCHAR, object/array → VARCHAR holding compact
  *       JSON (no spaces, key order kept, raw UTF-8, floats in {@link JsonText orjson's format}; integers
  *       inside nested values keep their exact source text).</li>
- *   <li>Per column (D2): int + float → DOUBLE; null-only + T → T; all null → VARCHAR of nulls; any other mix →
+ *   <li>Per column: int + float → DOUBLE; null-only + T → T; all null → VARCHAR of nulls; any other mix →
  *       VARCHAR holding each value's JSON text ({@code true}, {@code 1}, {@code 2.5}, strings unquoted, nested
  *       as compact JSON). An integer outside int64 keeps its exact decimal text, which makes the column
  *       VARCHAR; so does a float literal that overflows a double (e.g. {@code 1e400}), kept as its source
@@ -201,7 +201,7 @@ public final class JsonToArrow {
                     if (nt == JsonParser.NumberType.INT || nt == JsonParser.NumberType.LONG) {
                         c.set(row, JsonColumn.K_LONG, p.getLongValue());
                     } else {
-                        // Beyond int64: keep the exact decimal text (D2).
+                        // Beyond int64: keep the exact decimal text, never a rounded DOUBLE.
                         c.setText(row, p);
                     }
                 }

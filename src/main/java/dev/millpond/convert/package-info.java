@@ -1,5 +1,6 @@
 /**
- * JSON → Arrow for one poll batch, and the per-flush unification of those batches (COMPAT §4, decision D2).
+ * JSON → Arrow for one poll batch, and the per-flush unification of those batches (docs/decisions.md, "Type
+ * inference is order-independent").
  *
  * <h2>Flow and ownership</h2>
  * <ol>

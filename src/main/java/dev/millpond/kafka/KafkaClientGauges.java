@@ -20,9 +20,9 @@ import java.util.function.DoubleSupplier;
 import java.util.function.Supplier;
 
 /**
- * The {@code millpond_rdkafka_*} gauges (decision D12) from the Java consumer's own metrics. The Java client has no
- * librdkafka statistics, so only series with a true equivalent are exported; the others are not registered at all
- * rather than exported with an invented value:
+ * The {@code millpond_rdkafka_*} gauges (docs/decisions.md, "No invented librdkafka statistics") from the Java
+ * consumer's own metrics. The Java client has no librdkafka statistics, so only series with a true equivalent are
+ * exported; the others are not registered at all rather than exported with an invented value:
  *
  * <table>
  *   <caption>librdkafka statistic → Java consumer metric</caption>

@@ -8,7 +8,7 @@ import java.util.Properties;
 /**
  * The one place the pump's Kafka client properties are assembled: the translated configuration of
  * {@link KafkaClientConfig}, the consume batch cap, and — when {@code sasl.mechanisms=OAUTHBEARER} — the MSK IAM
- * settings, which the original added after the passthroughs (COMPAT §2: "then the OAuth callback").
+ * settings, which the original added after the passthroughs ("then the OAuth callback").
  */
 public final class KafkaClients {
 

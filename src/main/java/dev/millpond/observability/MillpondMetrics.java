@@ -182,7 +182,7 @@ public final class MillpondMetrics {
         return registry;
     }
 
-    // ---- DuckLake sink (issue 4) ----
+    // ---- DuckLake sink ----
 
     /**
      * {@code millpond_variant_companion_columns_dropped_total}: one payload field stripped because it would write into
@@ -226,7 +226,7 @@ public final class MillpondMetrics {
         }
     }
 
-    // ---- librdkafka-equivalent gauges (D12; mapping in dev.millpond.kafka.KafkaClientGauges) ----
+    // ---- librdkafka-equivalent gauges (mapping in dev.millpond.kafka.KafkaClientGauges) ----
 
     /**
      * {@code millpond_rdkafka_broker_rtt_avg_seconds{broker}}, read from the Kafka client at scrape time. Strong
@@ -291,7 +291,7 @@ public final class MillpondMetrics {
         });
     }
 
-    // ---- Exactly-once into DuckLake (lake-recorded offsets, issue 7) ----
+    // ---- Exactly-once into DuckLake (lake-recorded offsets) ----
 
     /**
      * {@code millpond_replay_skipped_records_total}: records a restart did not consume again because the lake had

@@ -7,7 +7,7 @@ import java.util.Locale;
 /**
  * What the probes know about the pump. The pump thread writes it; the HTTP threads only read it. Liveness is "a poll
  * returned recently" (480 s, the original's deadline); readiness additionally needs a constructed sink and assigned
- * partitions (decision D8), so a pod never reports ready while it cannot write; for the same reason it is not ready
+ * partitions, so a pod never reports ready while it cannot write; for the same reason it is not ready
  * while the pump waits out a catalog or object-store outage, until a write succeeds again.
  */
 @Singleton

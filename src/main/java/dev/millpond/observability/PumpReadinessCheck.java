@@ -6,7 +6,10 @@ import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
-/** Ready only when the sink is constructed, partitions are assigned and polls are fresh (decision D8). */
+/**
+ * Ready only when the sink is constructed, partitions are assigned and polls are fresh (docs/decisions.md, "Ready
+ * means ready").
+ */
 @Readiness
 @ApplicationScoped
 public class PumpReadinessCheck implements HealthCheck {

@@ -12,7 +12,8 @@ import java.util.TreeMap;
 
 /**
  * The offsets handled since the last commit, per partition: every record that was written or deliberately skipped
- * (unparseable, filtered out, tombstone — decision D6), so lag cannot grow on a fully-filtered partition.
+ * (unparseable, filtered out, tombstone), so lag cannot grow on a fully-filtered partition (docs/decisions.md,
+ * "Offsets advance for every record handled by design").
  */
 final class OffsetLedger {
 

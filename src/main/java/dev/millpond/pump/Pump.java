@@ -219,7 +219,7 @@ public final class Pump {
         if (pending.records() > 0 || !rejects.isEmpty()) {
             flush(sizeFired ? FlushTrigger.SIZE : FlushTrigger.TIME);
         } else if (!ledger.isEmpty()) {
-            // Decision D6: skipped records and tombstones still move the committed offset — after the flush before
+            // Skipped records and tombstones still move the committed offset — after the flush before
             // them landed, since a commit covers every offset below it.
             awaitInFlight();
             commitWithRetry(ledger);
@@ -254,7 +254,7 @@ public final class Pump {
             nbytes = ArrowSizes.nbytes(root);
         }
         if (!stages.isPerPollBatchNoop()) {
-            // coerce → keep → drop; the offsets of filtered-out records stay in the ledger (decision D6)
+            // coerce → keep → drop; the offsets of filtered-out records stay in the ledger, to be committed
             long stagesStart = System.nanoTime();
             root = stages.applyPerPollBatch(root);
             nbytes = ArrowSizes.nbytes(root);
@@ -457,7 +457,7 @@ public final class Pump {
         }
     }
 
-    /** Decision D10: the shutdown flush follows the same rules as any flush; a failure is logged, not raised. */
+    /** The shutdown flush follows the same rules as any flush (write, then commit); a failure is logged, not raised. */
     private void shutdownFlush() {
         try {
             if (plans.replayIncomplete()) {

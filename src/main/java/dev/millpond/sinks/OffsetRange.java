@@ -2,7 +2,7 @@ package dev.millpond.sinks;
 
 /**
  * The Kafka records of one partition that a flush covers, first to last offset inclusive (written or deliberately
- * skipped, decision D6). A sink that stores {@link #next()} in the same commit as the rows can tell, after a crash,
+ * skipped). A sink that stores {@link #next()} in the same commit as the rows can tell, after a crash,
  * which records are already in the lake.
  */
 public record OffsetRange(String topic, int partition, long first, long last) {

@@ -8,7 +8,8 @@ import org.apache.arrow.vector.types.pojo.Field;
 
 /**
  * Turns one column into a pinned target type. Implementations never throw on data: a value they cannot convert
- * becomes null and is counted, and a source type they do not know is nulled whole (D1, D5).
+ * becomes null and is counted, and a source type they do not know is nulled whole (docs/decisions.md,
+ * "A typed pin never crashes").
  */
 abstract class ColumnCoercion {
 

@@ -12,7 +12,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
- * The record-handling stages in the spec's order, as the pump calls them: per poll batch, typed-column coercion →
+ * The record-handling stages in the original's order, as the pump calls them: per poll batch, typed-column coercion →
  * keep filter → drop filter; per flush, the pre-write sort. Stages whose variables are unset are absent and cost
  * nothing. Single-threaded: the pump thread is the only caller.
  */

@@ -1,7 +1,7 @@
 package dev.millpond.stages;
 
 /**
- * The timestamptz wire form (COMPAT §4.6): a naive date-time, taken as UTC —
+ * The original's timestamptz wire form: a naive date-time, taken as UTC —
  * {@code YYYY-MM-DD}, optionally followed by a space or {@code T} and {@code HH:MM}, {@code HH:MM:SS}, or
  * {@code HH:MM:SS.f…} with 1 to 6 fractional digits. Refused (nulled by the coercer): any zone suffix ({@code Z},
  * {@code +02:00}), 7 or more fractional digits (would lose precision), epoch strings, out-of-range fields.

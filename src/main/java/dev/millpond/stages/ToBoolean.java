@@ -10,7 +10,7 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /**
- * boolean: exactly {@code true}, {@code false}, {@code 1}, {@code 0} from text (the spec's list, case-sensitive;
+ * boolean: exactly {@code true}, {@code false}, {@code 1}, {@code 0} from text (the original's list, case-sensitive;
  * conversion itself writes bools as lower-case text), anything else → null; numbers: non-zero → true.
  */
 final class ToBoolean extends ColumnCoercion {

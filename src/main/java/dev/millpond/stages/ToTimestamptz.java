@@ -13,7 +13,7 @@ import org.apache.arrow.vector.types.pojo.Field;
 /**
  * timestamptz: microseconds, zone UTC. Strings per {@link TimestampText}; an int64 column is epoch microseconds;
  * another timestamp column is rescaled (a naive one is taken as UTC). A double or bool column has no meaning as an
- * instant and is nulled whole with column_coercion (D5) rather than crashing as the original did.
+ * instant and is nulled whole with column_coercion rather than crashing as the original did.
  */
 final class ToTimestamptz extends ColumnCoercion {
     static final String ZONE = "UTC";

@@ -108,7 +108,7 @@ class DuckLakeEndToEndIT {
             }
             assertThat(lake.listDataFiles()).anyMatch(k -> k.endsWith(".parquet"));
 
-            // Offsets: every partition committed up to its end, tombstones and malformed records included (D6).
+            // Offsets: every partition committed up to its end, tombstones and malformed records included.
             Map<Integer, Long> end = kafka.endOffsets(topic);
             String groupId = "millpond-" + topic + "-" + table;
             a.await("offsets committed to the end", Duration.ofSeconds(30),

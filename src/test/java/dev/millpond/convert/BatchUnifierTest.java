@@ -72,14 +72,14 @@ class BatchUnifierTest {
         }
     }
 
-    static Stream<D2Cases.Case> cases() {
-        return D2Cases.cases();
+    static Stream<TypeMixCases.Case> cases() {
+        return TypeMixCases.cases();
     }
 
     /** Every value in its own poll batch, every order of the batches: same type, same text per value. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
-    void d2MixSplitIntoOneBatchPerValueInEveryOrder(D2Cases.Case c) {
+    void typeMixSplitIntoOneBatchPerValueInEveryOrder(TypeMixCases.Case c) {
         for (List<Integer> order : permutations(c.jsonValues().size())) {
             List<VectorSchemaRoot> batches = new ArrayList<>();
             List<Object> expected = new ArrayList<>();
@@ -98,7 +98,7 @@ class BatchUnifierTest {
     /** Split in two halves: A then B and B then A give the same type and the same text for each value. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
-    void d2MixSplitInTwoBatchesIsOrderIndependent(D2Cases.Case c) {
+    void typeMixSplitInTwoBatchesIsOrderIndependent(TypeMixCases.Case c) {
         int mid = c.jsonValues().size() / 2;
         List<String> a = records(c.jsonValues().subList(0, mid));
         List<String> b = records(c.jsonValues().subList(mid, c.jsonValues().size()));

@@ -245,16 +245,16 @@ class JsonToArrowTest {
         }
     }
 
-    // ------------------------------------------------------------------------------------------ D2 mixes
+    // --------------------------------------------------------------------------------------- type mixes
 
     /** Values of column x in one batch → expected type and values. */
     static Stream<Arguments> mixes() {
-        return D2Cases.cases().map(c -> Arguments.of(c.name(), c.jsonValues(), c.type(), c.expected()));
+        return TypeMixCases.cases().map(c -> Arguments.of(c.name(), c.jsonValues(), c.type(), c.expected()));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("mixes")
-    void d2MixWithinOneBatch(String name, List<String> jsonValues, ArrowType type, List<Object> expected) {
+    void typeMixWithinOneBatch(String name, List<String> jsonValues, ArrowType type, List<Object> expected) {
         List<String> records = new ArrayList<>();
         for (String v : jsonValues) {
             records.add("{\"x\":" + v + "}");

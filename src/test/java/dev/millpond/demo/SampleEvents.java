@@ -31,7 +31,7 @@ public final class SampleEvents {
                 .append(",\"distinct_id\":\"user-").append(random.nextInt(1000)).append('"')
                 .append(",\"timestamp\":\"2026-11-29 12:").append(String.format("%02d:%02d.%03d", random.nextInt(60),
                         random.nextInt(60), random.nextInt(1000))).append('"')
-                // int in some events, float in others: the column must land as DOUBLE (decision D2)
+                // int in some events, float in others: the column must land as DOUBLE
                 .append(",\"amount\":").append(random.nextBoolean() ? Integer.toString(random.nextInt(100))
                         : (random.nextInt(10000) / 100.0))
                 .append(",\"is_identified\":").append(random.nextBoolean())

@@ -16,7 +16,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** COMPAT §3.2 on a real broker: partition count from the AdminClient, {@code p % REPLICA_COUNT == ordinal}. */
+/** Assignment on a real broker: partition count from the AdminClient, {@code p % REPLICA_COUNT == ordinal}. */
 class PartitionAssignmentTest {
 
     private static final KafkaBroker BROKER = Services.kafka();

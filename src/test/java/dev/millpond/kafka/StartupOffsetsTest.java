@@ -23,7 +23,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * COMPAT §3.2 before {@code assign}: stale committed offsets are re-committed to the reset target, the lag and
+ * Before {@code assign}: stale committed offsets are re-committed to the reset target, the lag and
  * committed-offset gauges are seeded for every assigned partition, and the first poll starts where they say.
  * Each topic has two partitions: partition 0 holds ten records, partition 1 stays empty.
  */

@@ -3,7 +3,8 @@ package dev.millpond.sinks.ducklake;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /**
- * One batch column as the INSERT projects it onto the live table (decision D4).
+ * One batch column as the INSERT projects it onto the live table, so the INSERT never fails on data
+ * (docs/decisions.md, "The batch is aligned to the live table before the insert").
  *
  * @param batchName  the payload's spelling
  * @param liveName   the live column's spelling (DuckDB matched them case-insensitively)

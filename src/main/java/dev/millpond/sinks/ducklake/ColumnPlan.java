@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
 
 /**
  * Which batch columns the DuckLake sink sends. A payload key that cannot be a DuckLake column is dropped per column
- * (decision D3) instead of failing the write, so one bad producer key can never wedge a partition.
+ * instead of failing the write, so one bad producer key can never wedge a partition (docs/decisions.md, "Unsafe
+ * and reserved payload keys are dropped per column").
  */
 record ColumnPlan(List<Field> sent, List<Dropped> dropped) {
 

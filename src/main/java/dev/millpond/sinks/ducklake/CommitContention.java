@@ -3,8 +3,8 @@ package dev.millpond.sinks.ducklake;
 import java.util.List;
 
 /**
- * Recognises catalog commit contention between pods from the error text (COMPAT §5.7), anywhere in the cause chain:
- * DuckLake's own conflict errors, its retry budget running out, and the Postgres catalog's unique-key and
+ * Recognises catalog commit contention between pods from the error text, as the original does, anywhere in the
+ * cause chain: DuckLake's own conflict errors, its retry budget running out, and the Postgres catalog's unique-key and
  * serialization failures when two pods commit the same snapshot id.
  */
 final class CommitContention {

@@ -4,7 +4,7 @@ import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 
-/** The DuckDB column type the original maps each Arrow type to (COMPAT §5.4). */
+/** The DuckDB column type the original maps each Arrow type to. */
 final class DuckDbTypes {
 
     private DuckDbTypes() {

@@ -31,8 +31,8 @@ import java.util.stream.Collectors;
  * {@code _inserted_at}. With lake offsets on (the default) that snapshot also holds the flush's Kafka offsets in
  * {@code _millpond_offsets} ({@link LakeOffsets}), which is what makes a restart after a crash exactly-once.
  *
- * <p>Before the INSERT the batch is planned (D3 drops, VARIANT companion collisions), the table is created or
- * evolved ({@link LiveTable}) and every column is aligned to the live type ({@link AlignedColumn}, D4), so no
+ * <p>Before the INSERT the batch is planned (unsafe and reserved keys dropped, VARIANT companion collisions), the table
+ * is created or evolved ({@link LiveTable}) and every column is aligned to the live type ({@link AlignedColumn}), so no
  * payload can make the INSERT fail on data. Not thread-safe: one sink per pump thread.
  */
 public final class DuckLakeSink implements Sink {
@@ -299,7 +299,7 @@ public final class DuckLakeSink implements Sink {
         }
     }
 
-    /** The batch columns that may be sent: D3 drops, then VARIANT companion collisions, each counted. */
+    /** The batch columns that may be sent: unsafe and reserved keys dropped, then VARIANT companion collisions. */
     private List<Field> plannedColumns(FlushBatch batch) throws SQLException {
         ColumnPlan plan = ColumnPlan.of(batch.schema());
         for (ColumnPlan.Dropped d : plan.dropped()) {
@@ -330,7 +330,7 @@ public final class DuckLakeSink implements Sink {
     }
 
     /**
-     * D4: values the live type cannot hold become NULL, counted once per column per batch. One extra scan of the
+     * Values the live type cannot hold become NULL, counted once per column per batch. One extra scan of the
      * batch, only when a cast can null something; it reads the same Arrow buffers again rather than staging a copy.
      */
     private void countNulledValues(FlushBatch batch, List<AlignedColumn> aligned) throws SQLException {

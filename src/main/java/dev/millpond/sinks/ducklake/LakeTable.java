@@ -8,7 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The DDL and catalog reads the sink runs against its one table, in the SQL shapes of COMPAT §5.2 and §5.4. */
+/** The DDL and catalog reads the sink runs against its one table, in the original's SQL shapes. */
 final class LakeTable {
 
     private final Connection connection;

@@ -17,7 +17,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * Keeps the live table in step with the batches (COMPAT §5.2, §5.4, decisions D1, D4, D9): creates it, applies the
+ * Keeps the live table in step with the batches, in the original's SQL shapes: creates it, applies the
  * partition spec, adds and widens columns, ensures VARIANT companions, and caches the live schema between flushes.
  *
  * <p>A refused DDL statement never fails the write: it is counted ({@code errors_total{type="schema"}}) and the
@@ -66,7 +66,10 @@ final class LiveTable {
         return cached;
     }
 
-    /** Creates the table from the batch columns if missing, then (D9) applies the partition spec either way. */
+    /**
+     * Creates the table from the batch columns if missing, then applies the partition spec either way, so a table
+     * created elsewhere is partitioned too.
+     */
     void ensure(List<Field> columns) throws SQLException {
         if (ensured) {
             return;
@@ -94,7 +97,7 @@ final class LiveTable {
 
     private void applyPartitioning(String expression) throws SQLException {
         try {
-            // Idempotent: re-running it for an existing table with the same spec is harmless (D9).
+            // Idempotent: re-running it for an existing table with the same spec is harmless.
             table.setPartitionedBy(expression);
         } catch (SQLException e) {
             if (CommitContention.isContention(e)) {
@@ -170,7 +173,7 @@ final class LiveTable {
                 added++;
                 LOG.debugf("Added column %s %s to %s", c.name(), c.type(), table.displayName());
             } else {
-                // Another writer added it with another type, or the catalog refused it: the live type wins (D4).
+                // Another writer added it with another type, or the catalog refused it: the live type wins.
                 metrics.error(ErrorType.SCHEMA);
                 warnOnce("add:" + c.name() + ":" + c.type(), "Column %s could not be added as %s to %s (live: %s);"
                         + " aligning to the live table", c.name(), c.type(), table.displayName(),

@@ -5,7 +5,7 @@ import dev.millpond.convert.UuidText;
 /**
  * The uuid pin's text grammar as a DuckDB expression, for a VARCHAR batch column headed for a live UUID column.
  *
- * <p>Accepted shapes (the spec's uuid wire form): canonical 8-4-4-4-12 hex or 32 bare hex digits, hex in any case,
+ * <p>Accepted shapes (the original's uuid wire form): canonical 8-4-4-4-12 hex or 32 bare hex digits, hex in any case,
  * either optionally wrapped in {@code {...}} or prefixed with the lower-case {@code urn:uuid:}. Anything else becomes
  * NULL. DuckDB's own VARCHAR→UUID cast is not enough on its own: it accepts hyphens at any offset
  * ({@code 0123-4567-89ab-...} parses) and refuses {@code urn:uuid:}, and its implicit form fails the whole INSERT on

@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Catalog contention between pods and the connection settings that govern it (COMPAT §5.1, §5.7). */
+/** Catalog contention between pods and the connection settings that govern it. */
 class DuckLakeSinkContentionTest {
 
     private static final int FLUSHES = 10;

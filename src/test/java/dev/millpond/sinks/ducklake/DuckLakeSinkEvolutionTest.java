@@ -5,7 +5,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** COMPAT §5.4 on the real stack: ADD COLUMN, SET DATA TYPE widenings, refusals counted, cache reset. */
+/** Schema evolution on the real stack: ADD COLUMN, SET DATA TYPE widenings, refusals counted, cache reset. */
 class DuckLakeSinkEvolutionTest {
 
     @Test

@@ -7,7 +7,7 @@ import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** DUCKLAKE_PARTITION_BY: Hive-style key=value prefixes in the bucket, for new and existing tables (D9). */
+/** DUCKLAKE_PARTITION_BY: Hive-style key=value prefixes in the bucket, for new and existing tables. */
 class DuckLakeSinkPartitioningTest {
 
     private static final Optional<String> YEAR_MONTH = Optional.of("year(_inserted_at), month(_inserted_at)");
@@ -19,7 +19,7 @@ class DuckLakeSinkPartitioningTest {
             DuckLakeSink sink = f.sink(f.settings(YEAR_MONTH, Optional.empty(), List.of()));
 
             sink.write(f.batch("{\"id\":1}", "{\"id\":2}"));
-            // A retry re-reads the table and applies the spec again: idempotent, and the next file is still partitioned.
+            // A retry re-reads the table and applies it again: idempotent, and the next file is still partitioned.
             sink.write(f.batch("{\"id\":3}"), 2);
 
             List<String> files = f.lake.listDataFiles();

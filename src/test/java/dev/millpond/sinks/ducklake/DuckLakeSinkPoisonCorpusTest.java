@@ -9,8 +9,8 @@ import java.util.Optional;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Decision D1 on the real stack: a payload that drifts in every way a producer can make it drift never makes
- * {@code write} throw; every record either lands or is counted.
+ * No drift crashes a partition, on the real stack (docs/decisions.md): a payload that drifts in every way a
+ * producer can make it drift never makes {@code write} throw; every record either lands or is counted.
  */
 class DuckLakeSinkPoisonCorpusTest {
 
@@ -41,7 +41,7 @@ class DuckLakeSinkPoisonCorpusTest {
                     .doesNotContainKeys("utm-source", "Year", "YEAR", "A", "props_variant");
             assertThat(f.rows("SELECT id, flag, n, big, a, props FROM lake.events ORDER BY id")).containsExactly(
                     "1|true|5|7|null|{\"x\":1}",
-                    // D2 typed the drifted columns (flag 1/0/2.5 → DOUBLE; n and big → VARCHAR text); D4 casts
+                    // Inference typed the drifted columns (flag 1/0/2.5 → DOUBLE; n, big → VARCHAR); alignment casts
                     // each to the live type with DuckDB's rules: any non-zero DOUBLE is true; n "true"/"abc" and
                     // big's out-of-int64 texts are no BIGINT and become NULL.
                     "2|true|null|null|1|{\"v\":18446744073709551615}",

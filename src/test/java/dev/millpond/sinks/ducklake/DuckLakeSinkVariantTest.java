@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * MILLPOND_VARIANT_COLUMNS against this DuckLake build. DuckDB 1.4.4 itself has a VARIANT type, but the ducklake
- * extension cannot store one, so dual-write degrades to string-only exactly as the spec's "ADD COLUMN fails" path.
+ * extension cannot store one, so dual-write degrades to string-only exactly as the original's "ADD COLUMN fails" path.
  */
 class DuckLakeSinkVariantTest {
 

@@ -10,9 +10,12 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
-/** Decision D2 mixes: the values of one column → its type and the values read back. */
-final class D2Cases {
-    private D2Cases() {}
+/**
+ * Type mixes within one column (docs/decisions.md, "Type inference is order-independent"): the values → the column
+ * type and the values read back.
+ */
+final class TypeMixCases {
+    private TypeMixCases() {}
 
     record Case(String name, List<String> jsonValues, ArrowType type, List<Object> expected) {
         @Override
