@@ -13,11 +13,8 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.function.IntFunction;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -28,12 +25,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class FlushWriterTest {
 
+    private static final WriteFailure DOWN = WriteFailure.unavailable(ErrorType.WRITE_RETRY);
+
     private final MillpondMetrics metrics = new MillpondMetrics(new SimpleMeterRegistry(), "t-events", "");
     private final PumpHealth health = new PumpHealth();
 
     @Test
     void inlineTheWriteHasEndedWhenStartReturnsAndRanOnTheCallersThread() {
-        ThreadSink sink = new ThreadSink(attempt -> null);
+        ScriptedSink sink = new ScriptedSink(attempt -> null);
         try (FlushWriter writer = FlushWriter.inline(ladder(sink), seconds -> true)) {
             InFlightFlush flush = flush();
             writer.start(flush);
@@ -46,7 +45,7 @@ class FlushWriterTest {
 
     @Test
     void inlineAnOutageIsWaitedOutWithTheCallersWait() {
-        ThreadSink sink = new ThreadSink(attempt -> attempt <= 3 ? new IllegalStateException("down") : null);
+        ScriptedSink sink = new ScriptedSink(attempt -> attempt <= 3 ? DOWN : null);
         List<Double> waits = new java.util.ArrayList<>();
         try (FlushWriter writer = FlushWriter.inline(ladder(sink), seconds -> waits.add(seconds))) {
             InFlightFlush flush = flush();
@@ -59,10 +58,7 @@ class FlushWriterTest {
     @Test
     void overlappedTheWriteRunsOnTheWriterThreadAndEndsThere() {
         CountDownLatch release = new CountDownLatch(1);
-        ThreadSink sink = new ThreadSink(attempt -> {
-            await(release);
-            return null;
-        });
+        ScriptedSink sink = landsOnceReleased(release);
         FlushWriter writer = FlushWriter.overlapped(ladder(sink));
         try {
             InFlightFlush flush = flush();
@@ -81,9 +77,9 @@ class FlushWriterTest {
     @Test
     void overlappedAStopEndsAnOutageWaitAndTheFlushIsAbandoned() {
         CountDownLatch failing = new CountDownLatch(3);
-        ThreadSink sink = new ThreadSink(attempt -> {
+        ScriptedSink sink = new ScriptedSink(attempt -> {
             failing.countDown();
-            return new IllegalStateException("down");
+            return DOWN;
         });
         FlushWriter writer = FlushWriter.overlapped(ladder(sink));
         InFlightFlush flush = flush();
@@ -101,10 +97,7 @@ class FlushWriterTest {
     @Test
     void aWriteStillRunningAfterTheGraceKeepsItsMemoryAndAShutWriterFailsNewFlushes() {
         CountDownLatch release = new CountDownLatch(1);
-        ThreadSink sink = new ThreadSink(attempt -> {
-            await(release);
-            return null;
-        });
+        ScriptedSink sink = landsOnceReleased(release);
         FlushWriter writer = FlushWriter.overlapped(ladder(sink));
         InFlightFlush hung = flush();
         writer.start(hung);
@@ -131,48 +124,19 @@ class FlushWriterTest {
                 new FlushPhases());
     }
 
+    /** A sink whose write blocks until {@code release} opens, then lands. */
+    private static ScriptedSink landsOnceReleased(CountDownLatch release) {
+        return new ScriptedSink(attempt -> {
+            await(release);
+            return null;
+        });
+    }
+
     private static void await(CountDownLatch latch) {
         try {
             assertThat(latch.await(10, TimeUnit.SECONDS)).isTrue();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    /**
-     * Answers each attempt with the failure {@code outcome} gives (null: success, the batch's rows), classifies every
-     * failure as the catalog being unavailable, and remembers which thread wrote.
-     */
-    private static final class ThreadSink implements Sink {
-        final List<String> threads = new java.util.concurrent.CopyOnWriteArrayList<>();
-        private final IntFunction<RuntimeException> outcome;
-
-        ThreadSink(IntFunction<RuntimeException> outcome) {
-            this.outcome = outcome;
-        }
-
-        @Override
-        public Optional<Map<Integer, Long>> recordedOffsets(String topic) {
-            return Optional.empty();
-        }
-
-        @Override
-        public long write(FlushBatch batch, int attempt) {
-            threads.add(Thread.currentThread().getName());
-            RuntimeException failure = outcome.apply(attempt);
-            if (failure != null) {
-                throw failure;
-            }
-            return batch.rows();
-        }
-
-        @Override
-        public WriteFailure classify(Throwable failure) {
-            return WriteFailure.unavailable(ErrorType.WRITE_RETRY);
-        }
-
-        @Override
-        public void close() {
         }
     }
 }

@@ -15,7 +15,6 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 
@@ -242,53 +241,6 @@ class WriteLadderTest {
             Thread.sleep((long) (seconds * 1000));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    /** Answers attempt n with the n-th scripted verdict (thrown as a failure), or success where the script has null. */
-    private static final class ScriptedSink implements Sink {
-        private final List<WriteFailure> script;
-        final List<Integer> attempts = new ArrayList<>();
-
-        ScriptedSink(WriteFailure... script) {
-            this(java.util.Arrays.asList(script));
-        }
-
-        ScriptedSink(List<WriteFailure> script) {
-            this.script = script;
-        }
-
-        @Override
-        public Optional<Map<Integer, Long>> recordedOffsets(String topic) {
-            return Optional.empty();
-        }
-
-        @Override
-        public long write(FlushBatch batch, int attempt) throws Exception {
-            attempts.add(attempt);
-            WriteFailure verdict = script.get(attempt - 1);
-            if (verdict == null) {
-                return batch.rows();
-            }
-            throw new ScriptedFailure(verdict);
-        }
-
-        @Override
-        public WriteFailure classify(Throwable failure) {
-            return ((ScriptedFailure) failure).verdict;
-        }
-
-        @Override
-        public void close() {
-        }
-    }
-
-    private static final class ScriptedFailure extends Exception {
-        final WriteFailure verdict;
-
-        ScriptedFailure(WriteFailure verdict) {
-            super(verdict.kind() + " " + verdict.errorType().label());
-            this.verdict = verdict;
         }
     }
 }
