@@ -24,10 +24,6 @@ public record ConvertedBatch(VectorSchemaRoot root, int rows, int failed, long n
     public record Failure(int index, String reason) {
     }
 
-    public ConvertedBatch(VectorSchemaRoot root, int rows, int failed, long nbytes) {
-        this(root, rows, failed, nbytes, List.of());
-    }
-
     public ConvertedBatch {
         failures = List.copyOf(failures);
     }

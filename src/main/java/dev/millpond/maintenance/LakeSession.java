@@ -104,10 +104,6 @@ public final class LakeSession implements AutoCloseable {
         }
     }
 
-    boolean holdsLock() {
-        return lockHeld;
-    }
-
     static void execute(Connection c, String sql) throws SQLException {
         try (Statement s = c.createStatement()) {
             s.execute(sql);

@@ -79,13 +79,6 @@ public final class Pump {
     private long lastFlushNanos = System.nanoTime();
     private long lastHeartbeatNanos = System.nanoTime();
 
-    public Pump(PumpSettings settings, Consumer<byte[], byte[]> consumer, JsonToArrow converter, BatchUnifier unifier,
-                RecordStages stages, Sink sink, MillpondMetrics metrics, PumpHealth health, LagMonitor lag,
-                WriteRetry writeRetry, Sleeper sleeper) {
-        this(settings, consumer, converter, unifier, stages, sink, metrics, health, lag, writeRetry, sleeper,
-                ColumnBudget.unbounded());
-    }
-
     /** @param columnBudget the width bound each poll batch is held to before it is buffered */
     public Pump(PumpSettings settings, Consumer<byte[], byte[]> consumer, JsonToArrow converter, BatchUnifier unifier,
                 RecordStages stages, Sink sink, MillpondMetrics metrics, PumpHealth health, LagMonitor lag,

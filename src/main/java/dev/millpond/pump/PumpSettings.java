@@ -21,16 +21,6 @@ public record PumpSettings(String topic, long flushSizeBytes, long flushInterval
      */
     static final long MAX_PENDING_REJECT_BYTES = 16L << 20;
 
-    public PumpSettings(String topic, long flushSizeBytes, long flushIntervalMs, int consumeBatchSize,
-                        long pauseAfterLakeCommitMs) {
-        this(topic, flushSizeBytes, flushIntervalMs, consumeBatchSize, pauseAfterLakeCommitMs,
-                dev.millpond.config.LandingLimits.DEFAULT_REJECT_MAX_VALUE_BYTES, Long.MAX_VALUE, true);
-    }
-
-    public PumpSettings(String topic, long flushSizeBytes, long flushIntervalMs, int consumeBatchSize) {
-        this(topic, flushSizeBytes, flushIntervalMs, consumeBatchSize, 0);
-    }
-
     static final int MIN_BATCH = 10;
 
     /** Adaptive backpressure: consume less the fuller the buffer is, never fewer than 10 messages. */

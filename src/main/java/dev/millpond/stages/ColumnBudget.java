@@ -39,10 +39,6 @@ public final class ColumnBudget {
     private final Set<String> addedSinceHandOff = new HashSet<>();
     private int addedThisFlush;
 
-    public ColumnBudget(int maxTableColumns, int maxNewColumnsPerFlush, BufferAllocator allocator) {
-        this(maxTableColumns, maxNewColumnsPerFlush, allocator, name -> true);
-    }
-
     /**
      * @param becomesColumn whether the sink would ever make a payload key a column; keys it drops by name (unsafe or
      *                      reserved) neither count against the bound nor set a record aside
@@ -54,11 +50,6 @@ public final class ColumnBudget {
         this.maxNewColumnsPerFlush = maxNewColumnsPerFlush;
         this.allocator = allocator;
         flushed(List.of());
-    }
-
-    /** No bound: every column is admitted (and no allocation is ever needed). */
-    public static ColumnBudget unbounded() {
-        return new ColumnBudget(Integer.MAX_VALUE, Integer.MAX_VALUE, null);
     }
 
     /** After a flush (and at startup): the table now has {@code liveColumns}; the next flush may add afresh. */

@@ -103,7 +103,7 @@ class PendingRejectsTest {
     @Test
     void aConverterThatDoesNotListItsFailuresIsABugNotARowMixUp() {
         PendingRejects rejects = new PendingRejects(true, 64, metrics);
-        try (ConvertedBatch converted = new ConvertedBatch(root(2), 2, 1, 16)) {
+        try (ConvertedBatch converted = new ConvertedBatch(root(2), 2, 1, 16, List.of())) {
             assertThatThrownBy(() -> rejects.setAsideUnparsed(converted, records(new Random(2), 3)))
                     .isInstanceOf(IllegalStateException.class);
         }

@@ -141,7 +141,7 @@ class PumpTest {
     }
 
     @Test
-    void theSizeTriggerFlushesBeforeTheIntervalAndShrinksTheConsumeBatch() throws Exception {
+    void theSizeTriggerFlushesBeforeTheInterval() throws Exception {
         kafka.createTopic(topic, 1);
         produce(0, 0, 2_000);
         MillpondConfig config = config(Map.of("FLUSH_INTERVAL_MS", "600000", "FLUSH_SIZE", "200000",
@@ -151,13 +151,6 @@ class PumpTest {
         }
         assertThat(metric("millpond_flush_size_bytes_count")).isGreaterThanOrEqualTo(2);
         assertThat(metric("millpond_records_written_total")).isEqualTo(rows());
-        // The buffer filled between flushes, so the adaptive cap went below CONSUME_BATCH_SIZE at some point; the
-        // gauge itself only keeps the latest value, so check the rule directly as well.
-        PumpSettings settings = new PumpSettings(topic, 200_000, 600_000, 100);
-        assertThat(settings.batchSize(0)).isEqualTo(100);
-        assertThat(settings.batchSize(100_000)).isEqualTo(50);
-        assertThat(settings.batchSize(199_999)).isEqualTo(10);
-        assertThat(settings.batchSize(500_000)).isEqualTo(10);
     }
 
     /**

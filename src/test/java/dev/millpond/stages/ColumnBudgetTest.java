@@ -21,7 +21,7 @@ class ColumnBudgetTest {
     @Test
     void aRecordNeedingColumnsPastThePerFlushBoundIsSetAsideAndItsColumnsDoNotWidenTheTable() {
         try (BufferAllocator allocator = new RootAllocator()) {
-            ColumnBudget budget = new ColumnBudget(100, 5, allocator);
+            ColumnBudget budget = new ColumnBudget(100, 5, allocator, name -> true);
             budget.flushed(List.of("seq", "_inserted_at"));
             StringBuilder wide = new StringBuilder("{\"seq\":1");
             for (int i = 0; i < 50; i++) {
@@ -50,7 +50,7 @@ class ColumnBudgetTest {
     @Test
     void theTableBoundCountsLiveColumnsAndAllNullOverflowColumnsAreDroppedWithoutRejecting() {
         try (BufferAllocator allocator = new RootAllocator()) {
-            ColumnBudget budget = new ColumnBudget(3, 100, allocator);
+            ColumnBudget budget = new ColumnBudget(3, 100, allocator, name -> true);
             budget.flushed(List.of("seq", "_inserted_at"));
             VectorSchemaRoot root = convert(allocator, "{\"seq\":0,\"a\":1}", "{\"seq\":1,\"b\":null}",
                     "{\"seq\":2,\"c\":\"x\"}");
@@ -87,7 +87,7 @@ class ColumnBudgetTest {
             for (int trial = 0; trial < 200; trial++) {
                 int maxTable = 2 + random.nextInt(30);
                 int perFlush = 1 + random.nextInt(20);
-                ColumnBudget budget = new ColumnBudget(maxTable, perFlush, allocator);
+                ColumnBudget budget = new ColumnBudget(maxTable, perFlush, allocator, name -> true);
                 List<String> json = new ArrayList<>();
                 int rows = 1 + random.nextInt(20);
                 for (int r = 0; r < rows; r++) {
@@ -119,7 +119,7 @@ class ColumnBudgetTest {
     @Test
     void aHandOffStartsTheNextFlushsAllowanceAndItsLandingKeepsWhatTheNextFlushAdmitted() {
         try (BufferAllocator allocator = new RootAllocator()) {
-            ColumnBudget budget = new ColumnBudget(7, 2, allocator);
+            ColumnBudget budget = new ColumnBudget(7, 2, allocator, name -> true);
             budget.flushed(List.of("seq", "_inserted_at"));
             budget.admit(convert(allocator, "{\"seq\":0,\"a\":1,\"b\":2}")).root().close(); // flush N: a, b
 

@@ -52,10 +52,6 @@ public final class CatalogMetricsState {
         livenessFailures.merge(reason, 1L, Long::sum);
     }
 
-    public synchronized int successfulQueries() {
-        return results.size();
-    }
-
     public synchronized String exposition() {
         StringBuilder out = new StringBuilder();
         Map<String, List<Sample>> byMetric = new TreeMap<>();
