@@ -31,7 +31,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *   <li>Columns: the union in first-appearance order across the batches, in the order given.</li>
  *   <li>Type per column, from the batches in which the column holds at least one non-null value: one type
  *       → that type; only BIGINT and DOUBLE → DOUBLE (BIGINT values converted); anything else → VARCHAR
- *       with each value's JSON text ({@code 1}, {@code 2.5} in {@link JsonText}'s float format,
+ *       with each value's JSON text ({@code 1}, {@code 2.5} in {@link DoubleText}'s float format,
  *       {@code true}; existing VARCHAR text is kept). A column that is null in every batch keeps its type if
  *       all batches agree on it, else becomes VARCHAR. A batch missing the column, or holding only nulls in
  *       it, gets nulls of the final type.</li>
@@ -255,7 +255,7 @@ public final class BatchUnifier {
             if (src instanceof BigIntVector v) {
                 text.putLong(v.get(i));
             } else if (src instanceof Float8Vector v) {
-                JsonText.appendDouble(v.get(i), text);
+                DoubleText.append(v.get(i), text);
             } else if (src instanceof BitVector v) {
                 text.put(v.get(i) != 0 ? JsonText.TRUE : JsonText.FALSE);
             } else if (src instanceof VarCharVector v) {

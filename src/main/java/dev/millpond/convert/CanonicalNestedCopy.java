@@ -20,8 +20,8 @@ import java.util.Arrays;
  *   <li>strings and keys: raw UTF-8 (the whole record was validated as strict UTF-8 before parsing), with only
  *       {@code \" \\ \b \t \n \f \r} and lower-case {@code \\u00XX} for the other control characters escaped;</li>
  *   <li>integers: their exact source text (JSON integer syntax is canonical already);</li>
- *   <li>floats: copied when {@link JsonText#isShortestDecimal}, else parsed the way Jackson parses them and written
- *       with {@link JsonText#appendDouble} (an overflowing literal keeps its source text);</li>
+ *   <li>floats: copied when {@link DoubleText#isShortestDecimal}, else parsed the way Jackson parses them and written
+ *       with {@link DoubleText#append} (an overflowing literal keeps its source text);</li>
  *   <li>{@code true}, {@code false}, {@code null}; no whitespace; every key once per object (a repeated key is merged
  *       by the writer's slow path, so its text differs from the source).</li>
  * </ul>
@@ -191,13 +191,13 @@ final class CanonicalNestedCopy {
                     for (int k = 0; k < len; k++) {
                         literal[k] = (char) b[numStart + k];
                     }
-                    if (!JsonText.isShortestDecimal(literal, 0, len)) {
+                    if (!DoubleText.isShortestDecimal(literal, 0, len)) {
                         out.put(b, run, numStart - run);
                         double v = NumberInput.parseDouble(literal, 0, len, true);
                         if (Double.isInfinite(v)) {
                             out.put(b, numStart, len); // overflowing literal: the writer keeps its source text
                         } else {
-                            JsonText.appendDouble(v, out);
+                            DoubleText.append(v, out);
                         }
                         run = i;
                     }
@@ -379,7 +379,7 @@ final class CanonicalNestedCopy {
     static int keyHash(byte[] b, int start, int len) {
         long w;
         if (len >= 8) {
-            w = JsonText.readLong(b, start) ^ Long.rotateLeft(JsonText.readLong(b, start + len - 8), 29);
+            w = JsonSyntax.readLong(b, start) ^ Long.rotateLeft(JsonSyntax.readLong(b, start + len - 8), 29);
         } else {
             w = 0;
             for (int k = 0; k < len; k++) {
@@ -398,7 +398,7 @@ final class CanonicalNestedCopy {
         final int n = b.length;
         i++;
         while (i < n) {
-            i = JsonText.plainRunEnd(b, i, n);
+            i = JsonSyntax.plainRunEnd(b, i, n);
             if (i >= n) {
                 return -1;
             }

@@ -66,7 +66,7 @@ final class DirectRecordReader {
                 return false;
             }
             int keyStart = i + 1;
-            int keyEnd = JsonText.plainRunEnd(b, keyStart, n);
+            int keyEnd = JsonSyntax.plainRunEnd(b, keyStart, n);
             if (keyEnd >= n || b[keyEnd] != '"' || keyEnd - keyStart > maxNameLength) {
                 return false; // an escape in the key, a control character, or the end of input
             }
@@ -143,7 +143,7 @@ final class DirectRecordReader {
         int start = text.length;
         i++;
         while (true) {
-            int end = JsonText.plainRunEnd(b, i, n);
+            int end = JsonSyntax.plainRunEnd(b, i, n);
             if (end >= n) {
                 return -1;
             }

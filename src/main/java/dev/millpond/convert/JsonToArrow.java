@@ -25,7 +25,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  *       surrogate escape (not representable as UTF-8).</li>
  *   <li>Duplicate keys: the last one wins. Columns: union of keys in first-appearance order.</li>
  *   <li>int → BIGINT, float → DOUBLE, bool → BOOLEAN, string → VARCHAR, object/array → VARCHAR holding compact
- *       JSON (no spaces, key order kept, raw UTF-8, floats in {@link JsonText orjson's format}; integers
+ *       JSON (no spaces, key order kept, raw UTF-8, floats in {@link DoubleText orjson's format}; integers
  *       inside nested values keep their exact source text).</li>
  *   <li>Per column: int + float → DOUBLE; null-only + T → T; all null → VARCHAR of nulls; any other mix →
  *       VARCHAR holding each value's JSON text ({@code true}, {@code 1}, {@code 2.5}, strings unquoted, nested
@@ -147,7 +147,7 @@ public final class JsonToArrow {
         if (value.length >= 3 && (value[0] & 0xFF) == 0xEF && (value[1] & 0xFF) == 0xBB && (value[2] & 0xFF) == 0xBF) {
             return "byte-order mark";
         }
-        if (!JsonText.isStrictUtf8WithoutNul(value)) {
+        if (!StrictUtf8.isValidWithoutLeadingNul(value)) {
             return "not valid UTF-8";
         }
         int columnsBefore = columns.size();

@@ -12,7 +12,7 @@ import java.util.Map;
 
 /**
  * Writes a nested object or array as compact JSON the way orjson.dumps writes it: no spaces, key order kept, raw
- * UTF-8, floats in {@link JsonText orjson's format}, integers as their exact source text.
+ * UTF-8, floats in {@link DoubleText orjson's format}, integers as their exact source text.
  *
  * <p>The fast path ({@link #writeCompact}) streams tokens straight into the output and throws
  * {@link NestedKeyScopes.DuplicateNestedKey} when an object repeats a key; the slow path ({@link #writeTree}) reads
@@ -94,7 +94,7 @@ final class NestedJsonWriter {
             case VALUE_NUMBER_INT -> JsonText.appendUtf8(p.getTextCharacters(), p.getTextOffset(), p.getTextLength(), out);
             case VALUE_NUMBER_FLOAT -> {
                 char[] text = p.getTextCharacters();
-                if (JsonText.isShortestDecimal(text, p.getTextOffset(), p.getTextLength())) {
+                if (DoubleText.isShortestDecimal(text, p.getTextOffset(), p.getTextLength())) {
                     // Already the text appendDouble would write: copy it rather than parse and re-render.
                     JsonText.appendUtf8(text, p.getTextOffset(), p.getTextLength(), out);
                     return;
@@ -103,7 +103,7 @@ final class NestedJsonWriter {
                 if (Double.isInfinite(d)) {
                     JsonText.appendUtf8(p.getTextCharacters(), p.getTextOffset(), p.getTextLength(), out);
                 } else {
-                    JsonText.appendDouble(d, out);
+                    DoubleText.append(d, out);
                 }
             }
             case VALUE_TRUE -> out.put(JsonText.TRUE);

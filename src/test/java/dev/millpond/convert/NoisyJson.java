@@ -189,14 +189,14 @@ final class NoisyJson {
             d = 0.5;
         }
         if (canonical) {
-            return JsonText.formatDouble(d);
+            return DoubleText.of(d);
         }
         return switch (random.nextInt(5)) {
             case 0 -> Double.toString(d);
             case 1 -> String.format(Locale.ROOT, "%." + random.nextInt(6) + "f", d);
             case 2 -> String.format(Locale.ROOT, "%.6e", d);
             case 3 -> new java.math.BigDecimal(d).toPlainString().replaceFirst("^(-?\\d+)$", "$1.0");
-            default -> JsonText.formatDouble(d);
+            default -> DoubleText.of(d);
         };
     }
 
