@@ -1,5 +1,6 @@
 package dev.millpond.config;
 
+import dev.millpond.vocabulary.Identifiers;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -21,8 +22,6 @@ import java.util.regex.Pattern;
 public final class ConfigLoader {
     private static final System.Logger LOG = System.getLogger(ConfigLoader.class.getName());
 
-    /** Table, schema and column names: {@code ^[a-zA-Z_][a-zA-Z0-9_]*$}. */
-    public static final Pattern SAFE_IDENTIFIER = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
     static final Pattern PARTITION_BY = Pattern.compile("[a-zA-Z0-9_(),\\s]+");
     static final Pattern S3_VALUE = Pattern.compile("[a-zA-Z0-9_.:/\\-@+=]+");
     private static final Pattern ORDINAL = Pattern.compile("-([0-9]+)$");
@@ -221,9 +220,9 @@ public final class ConfigLoader {
     }
 
     static String safeIdentifier(String variable, String value) {
-        if (!SAFE_IDENTIFIER.matcher(value).matches()) {
+        if (!Identifiers.isSafe(value)) {
             throw new ConfigException(variable + " contains unsafe characters: '" + value
-                    + "' (must match ^[a-zA-Z_][a-zA-Z0-9_]*$)");
+                    + "' (must match ^" + Identifiers.RULE + "$)");
         }
         return value;
     }

@@ -1,5 +1,6 @@
 package dev.millpond.config;
 
+import dev.millpond.vocabulary.Identifiers;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.net.URI;
@@ -196,9 +197,9 @@ final class HoglakeConfigParser {
                 column = args.get(0);
             }
         }
-        if (!ConfigLoader.SAFE_IDENTIFIER.matcher(column).matches()) {
+        if (!Identifiers.isSafe(column)) {
             throw badPartitionEntry(entry, "has unsafe column name " + pythonRepr(column)
-                    + " (must match [a-zA-Z_][a-zA-Z0-9_]*)");
+                    + " (must match " + Identifiers.RULE + ")");
         }
         return new HoglakePartitionField(column, transform, bucketCount);
     }

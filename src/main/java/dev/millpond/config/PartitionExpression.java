@@ -1,5 +1,6 @@
 package dev.millpond.config;
 
+import dev.millpond.vocabulary.Identifiers;
 import java.util.regex.Pattern;
 
 /**
@@ -11,7 +12,7 @@ import java.util.regex.Pattern;
  */
 final class PartitionExpression {
 
-    private static final String IDENT = "[a-zA-Z_][a-zA-Z0-9_]*";
+    private static final String IDENT = Identifiers.RULE;
     private static final String ARG = "(?:" + IDENT + "|[0-9]+)";
     private static final String KEY = "\\s*" + IDENT + "\\s*(?:\\(\\s*" + ARG + "(?:\\s*,\\s*" + ARG + ")*\\s*\\)\\s*)?";
     private static final Pattern LIST = Pattern.compile(KEY + "(?:," + KEY + ")*");

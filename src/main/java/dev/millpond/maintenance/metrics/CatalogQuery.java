@@ -11,6 +11,7 @@ import java.util.regex.Pattern;
  */
 public record CatalogQuery(String name, String sql, Duration interval, List<String> labels) {
 
+    /** Prometheus's label-name rule, which also keeps {@code ducklake_<name>_<c>} a valid metric name. */
     private static final Pattern NAME = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
 
     public CatalogQuery {

@@ -1,6 +1,7 @@
 package dev.millpond.sinks.ducklake;
 
 import dev.millpond.observability.SkipReason;
+import dev.millpond.vocabulary.Identifiers;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -9,7 +10,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * Which batch columns the DuckLake sink sends. A payload key that cannot be a DuckLake column is dropped per column
@@ -18,7 +18,6 @@ import java.util.regex.Pattern;
  */
 record ColumnPlan(List<Field> sent, List<Dropped> dropped) {
 
-    static final Pattern SAFE_IDENTIFIER = Pattern.compile("^[a-zA-Z_][a-zA-Z0-9_]*$");
     /** DuckLake's own column plus the Hive partition keys its path layout would collide with. */
     static final Set<String> RESERVED = Set.of("_inserted_at", "year", "month", "day", "hour");
 
@@ -32,7 +31,7 @@ record ColumnPlan(List<Field> sent, List<Dropped> dropped) {
         for (Field field : schema.getFields()) {
             String name = field.getName();
             String folded = name.toLowerCase(Locale.ROOT);
-            if (!SAFE_IDENTIFIER.matcher(name).matches()) {
+            if (!Identifiers.isSafe(name)) {
                 dropped.add(new Dropped(name, SkipReason.UNSAFE_FIELD_NAME));
             } else if (RESERVED.contains(folded)) {
                 dropped.add(new Dropped(name, SkipReason.RESERVED_FIELD_NAME));

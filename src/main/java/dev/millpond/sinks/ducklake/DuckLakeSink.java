@@ -8,6 +8,7 @@ import dev.millpond.sinks.OffsetRange;
 import dev.millpond.sinks.RejectedRecord;
 import dev.millpond.sinks.Sink;
 import dev.millpond.sinks.WriteFailure;
+import dev.millpond.vocabulary.Identifiers;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
@@ -278,7 +279,7 @@ public final class DuckLakeSink implements Sink {
     /** Unsafe and reserved names are dropped per column (see {@link ColumnPlan}), never added. */
     @Override
     public boolean becomesColumn(String name) {
-        return ColumnPlan.SAFE_IDENTIFIER.matcher(name).matches()
+        return Identifiers.isSafe(name)
                 && !ColumnPlan.RESERVED.contains(name.toLowerCase(java.util.Locale.ROOT));
     }
 

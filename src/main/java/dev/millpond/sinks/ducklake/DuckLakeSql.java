@@ -1,6 +1,9 @@
 package dev.millpond.sinks.ducklake;
 
-/** Quoting for the SQL the DuckLake sink generates. Identifiers reaching here already passed SAFE_IDENTIFIER. */
+/**
+ * Quoting for the SQL the DuckLake sink generates. Identifiers reaching here already passed
+ * {@link dev.millpond.vocabulary.Identifiers#isSafe}.
+ */
 public final class DuckLakeSql {
 
     private DuckLakeSql() {

@@ -2,6 +2,7 @@ package dev.millpond.sinks.hoglake;
 
 import dev.millpond.observability.SkipReason;
 import dev.millpond.stages.UuidType;
+import dev.millpond.vocabulary.Identifiers;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.TimeUnit;
@@ -12,7 +13,6 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * Which batch columns the hoglake sink sends, and as which hoglake type. A payload key that cannot be a column is
@@ -27,7 +27,6 @@ import java.util.regex.Pattern;
  */
 record PayloadColumns(List<Sent> sent, List<Dropped> dropped) {
 
-    static final Pattern SAFE_IDENTIFIER = Pattern.compile("^[a-zA-Z_][a-zA-Z0-9_]*$");
     static final int MAX_NAME_CHARS = 128;
     static final String INSERTED_AT = "_inserted_at";
     static final String RESERVED_PREFIX = "_hog";
@@ -63,7 +62,7 @@ record PayloadColumns(List<Sent> sent, List<Dropped> dropped) {
 
     /** Empty when a key of this name can become a column. */
     static Optional<SkipReason> dropReason(String name) {
-        if (name.length() > MAX_NAME_CHARS || !SAFE_IDENTIFIER.matcher(name).matches()) {
+        if (name.length() > MAX_NAME_CHARS || !Identifiers.isSafe(name)) {
             return Optional.of(SkipReason.UNSAFE_FIELD_NAME);
         }
         if (name.equals(INSERTED_AT) || name.startsWith(RESERVED_PREFIX)) {
