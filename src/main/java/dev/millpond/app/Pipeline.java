@@ -18,6 +18,7 @@ import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.PumpHealth;
 import dev.millpond.pump.FlushPlans;
 import dev.millpond.pump.Pump;
+import dev.millpond.pump.Sleeper;
 import dev.millpond.pump.PumpSettings;
 import dev.millpond.pump.RecordedPlan;
 import dev.millpond.pump.WriteRetry;
@@ -56,7 +57,7 @@ public final class Pipeline implements AutoCloseable {
     private final List<ResumeDecision> resumeDecisions;
 
     private Pipeline(MillpondConfig config, MillpondMetrics metrics, PumpHealth health, SinkFactory sinkFactory,
-                     UnaryOperator<Sink> sinkDecorator, Pump.Sleeper sleeper,
+                     UnaryOperator<Sink> sinkDecorator, Sleeper sleeper,
                      Optional<Supplier<FilterValues>> includeSet) throws Exception {
         try {
             MemoryBudget budget = MemoryBudget.plan(ContainerMemory.detect(System.getenv()),
@@ -134,12 +135,12 @@ public final class Pipeline implements AutoCloseable {
     public static Pipeline open(MillpondConfig config, MillpondMetrics metrics, PumpHealth health,
                                 String extensionDirectory, Optional<Supplier<FilterValues>> includeSet) throws Exception {
         return new Pipeline(config, metrics, health, SinkFactory.forDestination(extensionDirectory),
-                UnaryOperator.identity(), Pump.Sleeper.REAL, includeSet);
+                UnaryOperator.identity(), Sleeper.REAL, includeSet);
     }
 
     /** For tests that inject faults at the sink edge, skip real backoff sleeps or drive the keep filter. */
     public static Pipeline open(MillpondConfig config, MillpondMetrics metrics, PumpHealth health,
-                                String extensionDirectory, UnaryOperator<Sink> sinkDecorator, Pump.Sleeper sleeper,
+                                String extensionDirectory, UnaryOperator<Sink> sinkDecorator, Sleeper sleeper,
                                 Optional<Supplier<FilterValues>> includeSet) throws Exception {
         return new Pipeline(config, metrics, health, SinkFactory.forDestination(extensionDirectory), sinkDecorator,
                 sleeper, includeSet);
@@ -148,14 +149,14 @@ public final class Pipeline implements AutoCloseable {
     /** For tests that inject faults at the sink edge or skip real backoff sleeps. */
     public static Pipeline open(MillpondConfig config, MillpondMetrics metrics, PumpHealth health,
                                 String extensionDirectory, UnaryOperator<Sink> sinkDecorator,
-                                Pump.Sleeper sleeper) throws Exception {
+                                Sleeper sleeper) throws Exception {
         return new Pipeline(config, metrics, health, SinkFactory.forDestination(extensionDirectory), sinkDecorator,
                 sleeper, Optional.empty());
     }
 
     /** For tests of the loop with a sink of their own in place of the destination's. */
     public static Pipeline open(MillpondConfig config, MillpondMetrics metrics, PumpHealth health,
-                                SinkFactory sinkFactory, Pump.Sleeper sleeper) throws Exception {
+                                SinkFactory sinkFactory, Sleeper sleeper) throws Exception {
         return new Pipeline(config, metrics, health, sinkFactory, UnaryOperator.identity(), sleeper, Optional.empty());
     }
 

@@ -33,10 +33,10 @@ public final class FlushPlans {
     private final PlanReplay replay;
     private final MillpondMetrics metrics;
     private final RetryPolicy commitRetry;
-    private final Pump.Sleeper sleeper;
+    private final Sleeper sleeper;
 
     private FlushPlans(Consumer<?, ?> consumer, PlanReplay replay, MillpondMetrics metrics, RetryPolicy commitRetry,
-                       Pump.Sleeper sleeper) {
+                       Sleeper sleeper) {
         this.consumer = consumer;
         this.replay = replay;
         this.metrics = metrics;
@@ -55,7 +55,7 @@ public final class FlushPlans {
      * @param flushIntervalMs FLUSH_INTERVAL_MS: the replay waits at most {@link #replayBound} for the planned records
      */
     public static FlushPlans on(Consumer<?, ?> consumer, String topic, RecordedPlan recorded, long flushIntervalMs,
-                                MillpondMetrics metrics, Pump.Sleeper sleeper) {
+                                MillpondMetrics metrics, Sleeper sleeper) {
         return new FlushPlans(consumer, new PlanReplay(consumer, topic, recorded, replayBound(flushIntervalMs),
                 System::nanoTime), metrics, RetryPolicy.offsetCommits(), sleeper);
     }

@@ -504,18 +504,4 @@ public final class Pump {
     private static String seconds(double s) {
         return String.format(Locale.ROOT, "%.2f", s);
     }
-
-    /** Sleeping is a dependency so retry tests do not have to wait for real backoff. */
-    @FunctionalInterface
-    public interface Sleeper {
-        Sleeper REAL = seconds -> {
-            try {
-                Thread.sleep((long) (seconds * 1000));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        };
-
-        void sleep(double seconds);
-    }
 }

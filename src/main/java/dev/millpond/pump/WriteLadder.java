@@ -36,9 +36,9 @@ final class WriteLadder {
     private final MillpondMetrics metrics;
     private final PumpHealth health;
     private final WriteRetry retry;
-    private final Pump.Sleeper sleeper;
+    private final Sleeper sleeper;
 
-    WriteLadder(Sink sink, MillpondMetrics metrics, PumpHealth health, WriteRetry retry, Pump.Sleeper sleeper) {
+    WriteLadder(Sink sink, MillpondMetrics metrics, PumpHealth health, WriteRetry retry, Sleeper sleeper) {
         this.sink = sink;
         this.metrics = metrics;
         this.health = health;
