@@ -113,7 +113,7 @@ public final class DemoMain {
             print(s, "SELECT id, event, team_id, amount, properties FROM lake.main.events ORDER BY id LIMIT 3");
         }
         say("parquet files are under " + data);
-        say("to query a lake like this yourself with DuckDB 1.4.4 (extensions ducklake + postgres):");
+        say("to query a lake like this yourself with DuckDB 1.5.5 (extensions ducklake + postgres):");
         System.out.println("    " + attach + ";");
         System.out.println("    SELECT event, count(*) FROM lake.main.events GROUP BY event;");
     }

@@ -45,8 +45,9 @@ final class MaintenanceFixture implements AutoCloseable {
     }
 
     /**
-     * One INSERT, so one data file. {@code payloadHexChars} of md5 text per row (incompressible enough that the file
-     * size follows the row count).
+     * One INSERT, so one data file — if it has more than 10 rows: DuckDB 1.5's DuckLake keeps smaller inserts in the
+     * catalog (data inlining). {@code payloadHexChars} of md5 text per row (incompressible enough that the file size
+     * follows the row count).
      */
     void flush(int rows, int payloadHexChars) throws SQLException {
         int f = ++flushes;

@@ -41,8 +41,8 @@ class RepairsAndOrphanObjectsTest {
     @Test
     void orphansDeletesUnreferencedObjectsAndNothingReferenced() throws Exception {
         try (MaintenanceFixture lake = new MaintenanceFixture()) {
-            lake.flush(10, 32);
-            lake.flush(10, 32);
+            lake.flush(20, 32);
+            lake.flush(20, 32);
             String before = lake.fingerprint();
             Set<String> referenced = lake.referenced(true);
             String strayKey = lake.lake.dataPrefix() + "main/events/ducklake-stray.parquet";
@@ -67,7 +67,7 @@ class RepairsAndOrphanObjectsTest {
     void checkpointAndCompactProbeKeepTheRows() throws Exception {
         try (MaintenanceFixture lake = new MaintenanceFixture()) {
             for (int i = 0; i < 4; i++) {
-                lake.flush(10, 32);
+                lake.flush(20, 32);
             }
             String before = lake.fingerprint();
             try (LakeSession session = lake.session("test probe")) {

@@ -12,7 +12,7 @@ import java.util.Map;
  * and a DuckDB connection that attaches the same lake the way an engineer would to inspect it.
  *
  * <p>DuckDB S3 settings against s3proxy, measured with DuckDB 1.4.4 and httpfs from the PyPI wheel
- * (each "required" one was removed in turn and the write failed as described):
+ * (each "required" one was removed in turn and the write failed as described); DuckDB 1.5.5 takes the same set:
  * <ul>
  *   <li>{@code s3_endpoint='127.0.0.1:port'}: host and port only. With a scheme DuckDB builds
  *       {@code http://http://127.0.0.1%3Aport/...} and cannot connect. Required.</li>
@@ -104,6 +104,19 @@ public final class DuckLakeStack {
                 + " user=" + postgres.user() + " password=" + postgres.password();
     }
 
+    /** The S3 settings and the ATTACH of {@link #openQueryConnection()}, for a DuckDB with the extensions loaded. */
+    public List<String> sessionSetup() {
+        return List.of(
+                "SET s3_endpoint=" + DuckDbSql.literal(s3.endpoint()),
+                "SET s3_access_key_id=" + DuckDbSql.literal(s3.accessKeyId()),
+                "SET s3_secret_access_key=" + DuckDbSql.literal(s3.secretAccessKey()),
+                "SET s3_use_ssl=false",
+                "SET s3_url_style='path'",
+                "SET s3_region=" + DuckDbSql.literal(s3.region()),
+                "ATTACH " + DuckDbSql.literal("ducklake:postgres:" + catalogConnectionString()) + " AS "
+                        + CATALOG_ALIAS + " (DATA_PATH " + DuckDbSql.literal(dataPath()) + ")");
+    }
+
     /**
      * A new in-memory DuckDB connection with the lake attached as {@value #CATALOG_ALIAS}, for
      * creating tables in tests and for reading back what millpond wrote. The caller closes it.
@@ -111,14 +124,9 @@ public final class DuckLakeStack {
     public Connection openQueryConnection() throws SQLException {
         Connection connection = DuckDbExtensions.openInMemory();
         try {
-            DuckDbSql.execute(connection, "SET s3_endpoint=" + DuckDbSql.literal(s3.endpoint()));
-            DuckDbSql.execute(connection, "SET s3_access_key_id=" + DuckDbSql.literal(s3.accessKeyId()));
-            DuckDbSql.execute(connection, "SET s3_secret_access_key=" + DuckDbSql.literal(s3.secretAccessKey()));
-            DuckDbSql.execute(connection, "SET s3_use_ssl=false");
-            DuckDbSql.execute(connection, "SET s3_url_style='path'");
-            DuckDbSql.execute(connection, "SET s3_region=" + DuckDbSql.literal(s3.region()));
-            DuckDbSql.execute(connection, "ATTACH " + DuckDbSql.literal("ducklake:postgres:" + catalogConnectionString())
-                    + " AS " + CATALOG_ALIAS + " (DATA_PATH " + DuckDbSql.literal(dataPath()) + ")");
+            for (String sql : sessionSetup()) {
+                DuckDbSql.execute(connection, sql);
+            }
             return connection;
         } catch (SQLException | RuntimeException e) {
             connection.close();

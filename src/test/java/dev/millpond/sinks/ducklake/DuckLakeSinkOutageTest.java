@@ -24,6 +24,8 @@ class DuckLakeSinkOutageTest {
 
     private static final Logger LOG = Logger.getLogger(DuckLakeSinkOutageTest.class);
     private static final int MAX_ATTEMPTS_AFTER_RECOVERY = 5;
+    /** The second flush holds ids [1, END): enough rows to be written as a parquet file, not inlined in the catalog. */
+    private static final int END = 1 + SinkFixture.ABOVE_INLINING_LIMIT;
 
     @Test
     void theCatalogGoingAwayIsAnOutageAndTheSameSinkWritesOnceItIsBack() throws Exception {
@@ -38,8 +40,8 @@ class DuckLakeSinkOutageTest {
             DuckLakeSink sink = f.sink(f.through(catalog, s3, "g"));
             sink.write(flush(f, 0, 1));
             catalog.resetConnections();
-            writeUntilLanded(sink, flush(f, 1, 3), 1);
-            assertExactlyOnce(f, 3);
+            writeUntilLanded(sink, flush(f, 1, END), 1);
+            assertExactlyOnce(f, END);
         }
     }
 
@@ -53,6 +55,25 @@ class DuckLakeSinkOutageTest {
         outage((catalog, s3) -> s3.serviceUnavailable(true), (catalog, s3) -> s3.serviceUnavailable(false));
     }
 
+    /** DuckDB 1.5's DuckLake keeps a small insert in the catalog: such a flush needs no object store. */
+    @Test
+    void aFlushSmallEnoughToBeInlinedLandsInTheCatalogWhileTheObjectStoreIsDown() throws Exception {
+        try (SinkFixture f = new SinkFixture();
+             FaultRelay catalog = FaultRelay.start("catalog", Services.postgres().host(), Services.postgres().port());
+             FaultRelay s3 = s3Relay()) {
+            DuckLakeSink sink = f.sink(f.through(catalog, s3, "g"));
+            sink.write(flush(f, 0, END));
+            int files = f.lake.listDataFiles().size();
+            int inlined = SinkFixture.ABOVE_INLINING_LIMIT - 1;
+
+            s3.stop();
+            assertThat(sink.write(flush(f, END, END + inlined), 1)).isEqualTo(inlined);
+
+            assertExactlyOnce(f, END + inlined);
+            assertThat(f.lake.listDataFiles()).hasSize(files);
+        }
+    }
+
     @Test
     void theUploadOfAnAttemptWhoseCommitNeverReachedTheCatalogIsCountedAsAnOrphan() throws Exception {
         try (SinkFixture f = new SinkFixture();
@@ -60,7 +81,7 @@ class DuckLakeSinkOutageTest {
              FaultRelay s3 = s3Relay()) {
             DuckLakeSink sink = f.sink(f.through(catalog, s3, "g"));
             sink.write(flush(f, 0, 1));
-            FlushBatch second = flush(f, 1, 3);
+            FlushBatch second = flush(f, 1, END);
             // Uploads crawl, so the catalog can be taken away after the upload started and before the commit.
             s3.delay(Duration.ofSeconds(2));
             AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -83,7 +104,7 @@ class DuckLakeSinkOutageTest {
 
             writeUntilLanded(sink, second, 2);
 
-            assertExactlyOnce(f, 3);
+            assertExactlyOnce(f, END);
             assertThat(left).as("the failed attempt left its upload").isPositive();
             assertThat(f.counter("millpond.orphaned.uploads", null, null)).isEqualTo(left);
         }
@@ -101,7 +122,7 @@ class DuckLakeSinkOutageTest {
             sink.write(flush(f, 0, 1));
 
             down.apply(catalog, s3);
-            FlushBatch second = flush(f, 1, 3);
+            FlushBatch second = flush(f, 1, END);
             int attempt = 1;
             for (; attempt <= 3; attempt++) {
                 int a = attempt;
@@ -115,8 +136,8 @@ class DuckLakeSinkOutageTest {
             }
             up.apply(catalog, s3);
             writeUntilLanded(sink, second, attempt);
-            assertExactlyOnce(f, 3);
-            assertThat(sink.recordedOffsets("t").orElseThrow()).isEqualTo(Map.of(0, 3L));
+            assertExactlyOnce(f, END);
+            assertThat(sink.recordedOffsets("t").orElseThrow()).isEqualTo(Map.of(0, (long) END));
         }
     }
 

@@ -32,6 +32,13 @@ final class SinkFixture implements AutoCloseable {
 
     static final String TABLE = "events";
 
+    /**
+     * Rows in a flush that DuckLake writes as a parquet file: DuckDB 1.5's DuckLake keeps an insert of at most
+     * {@code ducklake_default_data_inlining_row_limit} (10) rows in the catalog instead, and a test about data files
+     * needs more.
+     */
+    static final int ABOVE_INLINING_LIMIT = 11;
+
     final DuckLakeStack lake = Services.newDuckLake();
     final BufferAllocator allocator = new RootAllocator();
     final SimpleMeterRegistry registry = new SimpleMeterRegistry();
@@ -102,6 +109,15 @@ final class SinkFixture implements AutoCloseable {
         }
         ConvertedBatch converted = new JsonToArrow(allocator).convert(values);
         return own(converted.root());
+    }
+
+    /** {@code {"id":n}} for n in [from, to), as JSON objects for {@link #batch}. */
+    static String[] ids(int from, int to) {
+        String[] rows = new String[to - from];
+        for (int i = from; i < to; i++) {
+            rows[i - from] = "{\"id\":" + i + "}";
+        }
+        return rows;
     }
 
     FlushBatch own(VectorSchemaRoot root) {
