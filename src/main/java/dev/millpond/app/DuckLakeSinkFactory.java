@@ -36,7 +36,8 @@ public final class DuckLakeSinkFactory {
         return new DuckLakeSinkSettings(c.connection(), catalog, c.dataPath(), c.schema(), c.table(), sets,
                 c.maxRetryCount(), c.memoryLimit().or(() -> budgetMemoryLimit), c.partitionBy(),
                 c.variantColumns().sources(), Path.of(extensionDirectory),
-                c.lakeOffsets() ? Optional.of(groupId) : Optional.empty(), landing, resources);
+                c.lakeOffsets() ? Optional.of(groupId) : Optional.empty(), landing, resources,
+                c.automaticMigration());
     }
 
     /** DUCKDB_S3_* as DuckDB settings; the maintenance tools attach the lake with the same list. */

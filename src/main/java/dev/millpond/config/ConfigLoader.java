@@ -27,6 +27,8 @@ public final class ConfigLoader {
     private static final Pattern ORDINAL = Pattern.compile("-([0-9]+)$");
 
     static final String DEFAULT_POD_NAME = "millpond-0";
+    /** Shared with the maintenance tools, which attach the same catalog. */
+    static final String AUTOMATIC_MIGRATION = "MILLPOND_DUCKLAKE_AUTOMATIC_MIGRATION";
     static final int MIN_CONSUME_BATCH_SIZE = 10;
     static final int DEFAULT_HTTP_PORT = 8000;
     static final int MAX_POLL_INTERVAL_MS = 600_000;
@@ -204,8 +206,10 @@ public final class ConfigLoader {
         S3Settings s3 = s3Settings(env);
         VariantColumns variantColumns = VariantColumns.parse(env.raw(VariantColumns.VARIABLE));
         boolean lakeOffsets = env.booleanFlag("MILLPOND_LAKE_OFFSETS", true);
+        boolean automaticMigration = env.booleanFlag(AUTOMATIC_MIGRATION, false);
         return new DuckLakeConfig(table, schema, dataPath, connection, rdsHost, rdsPort, rdsDatabase, rdsUsername,
-                rdsPassword, maxRetryCount, partitionBy, memoryLimit, s3, variantColumns, lakeOffsets);
+                rdsPassword, maxRetryCount, partitionBy, memoryLimit, s3, variantColumns, lakeOffsets,
+                automaticMigration);
     }
 
     /** DUCKDB_S3_*, shared by the writer and the maintenance tools. */

@@ -24,6 +24,8 @@ import java.util.Optional;
  * @param lakeOffsets    MILLPOND_LAKE_OFFSETS, default true: record each flush's Kafka offsets in the lake commit
  *                       and resume from them (exactly-once); false for tables other writers share in ways the
  *                       offsets table cannot see
+ * @param automaticMigration MILLPOND_DUCKLAKE_AUTOMATIC_MIGRATION, default false: attach an older catalog format with
+ *                       DuckLake's AUTOMATIC_MIGRATION, migrating it in place (one way); false refuses it at startup
  */
 public record DuckLakeConfig(
         String table,
@@ -40,7 +42,8 @@ public record DuckLakeConfig(
         Optional<String> memoryLimit,
         S3Settings s3,
         VariantColumns variantColumns,
-        boolean lakeOffsets) implements DestinationConfig {
+        boolean lakeOffsets,
+        boolean automaticMigration) implements DestinationConfig {
 
     @Override
     public Destination destination() {

@@ -12,6 +12,7 @@ import java.util.Optional;
  * @param maxRetryCount COMPACTION_MAX_RETRY_COUNT, default 200: a long merge commit loses the snapshot-id race to
  *                      busy writers more often than a flush does
  * @param memoryLimit   DUCKDB_MEMORY_LIMIT
+ * @param automaticMigration MILLPOND_DUCKLAKE_AUTOMATIC_MIGRATION, as for the writer
  */
 public record LakeAccessConfig(
         String dataPath,
@@ -23,7 +24,8 @@ public record LakeAccessConfig(
         Secret rdsPassword,
         int maxRetryCount,
         Optional<String> memoryLimit,
-        S3Settings s3) {
+        S3Settings s3,
+        boolean automaticMigration) {
 
     public static LakeAccessConfig fromEnvironment(Map<String, String> vars) {
         Env env = new Env(vars);
@@ -40,6 +42,7 @@ public record LakeAccessConfig(
         }
         Optional<String> memoryLimit = env.optionalNonEmpty("DUCKDB_MEMORY_LIMIT");
         return new LakeAccessConfig(dataPath, connection, rdsHost, rdsPort, rdsDatabase, rdsUsername, rdsPassword,
-                maxRetryCount, memoryLimit, ConfigLoader.s3Settings(env));
+                maxRetryCount, memoryLimit, ConfigLoader.s3Settings(env),
+                env.booleanFlag(ConfigLoader.AUTOMATIC_MIGRATION, false));
     }
 }

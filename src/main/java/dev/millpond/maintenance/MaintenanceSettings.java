@@ -24,7 +24,8 @@ public record MaintenanceSettings(LakeAttachment attachment, CatalogLocation.Pos
                 c.rdsUsername(), c.rdsPassword().reveal());
         String extensions = env.getOrDefault("MILLPOND_DUCKDB_EXTENSION_DIR", DEFAULT_EXTENSION_DIR);
         LakeAttachment attachment = new LakeAttachment(c.connection(), catalog, c.dataPath(),
-                DuckLakeSinkFactory.s3Settings(c.s3()), c.maxRetryCount(), c.memoryLimit(), Path.of(extensions));
+                DuckLakeSinkFactory.s3Settings(c.s3()), c.maxRetryCount(), c.memoryLimit(), Path.of(extensions),
+                c.automaticMigration());
         return new MaintenanceSettings(attachment, catalog, c.dataPath());
     }
 

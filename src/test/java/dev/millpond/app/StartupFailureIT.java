@@ -3,6 +3,7 @@ package dev.millpond.app;
 import dev.millpond.testsupport.AppProcess;
 import dev.millpond.testsupport.DuckLakeStack;
 import dev.millpond.testsupport.KafkaBroker;
+import dev.millpond.testsupport.LegacyDuckDb;
 import dev.millpond.testsupport.MillpondEnvironment;
 import dev.millpond.testsupport.Services;
 import org.junit.jupiter.api.Test;
@@ -14,6 +15,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -72,13 +74,13 @@ class StartupFailureIT {
         }
         try (Connection catalog = Services.postgres().connect(lake.catalogDatabase());
              Statement s = catalog.createStatement()) {
-            s.executeUpdate("UPDATE public.ducklake_metadata SET value = '1.0' WHERE key = 'version'");
+            s.executeUpdate("UPDATE public.ducklake_metadata SET value = '9.9' WHERE key = 'version'");
         }
         Path log = Path.of("target", "e2e-logs", "startup-catalog-" + topic + ".log");
         try (AppProcess app = AppProcess.start(MillpondEnvironment.of(kafka, lake, topic), log)) {
             assertThat(app.waitForExit(Duration.ofSeconds(90))).as(app.logTail()).isNotZero();
             String text = app.logText();
-            assertThat(text.lines().filter(l -> l.contains("is format version 1.0 that this build's DuckDB")
+            assertThat(text.lines().filter(l -> l.contains("is format version 9.9 that this build's DuckDB")
                     && l.contains("nothing was written")).count()).as(app.logTail()).isEqualTo(1);
             assertThat(text).as(app.logTail()).doesNotContain("Fatal error in main loop");
         }
@@ -87,6 +89,34 @@ class StartupFailureIT {
              java.sql.ResultSet rs = s.executeQuery("SELECT count(*) FROM public.ducklake_table")) {
             rs.next();
             assertThat(rs.getLong(1)).as("no table was created").isZero();
+        }
+    }
+
+    /**
+     * A catalog this project's earlier releases wrote (format 0.3, made by DuckDB 1.4.4): refused with one line that
+     * names the setting which migrates it, and left at 0.3.
+     */
+    @Test
+    void anOlderCatalogIsNotMigratedWithoutTheSetting() throws Exception {
+        KafkaBroker kafka = Services.kafka();
+        DuckLakeStack lake = Services.newDuckLake();
+        String topic = Services.uniqueName("older");
+        kafka.createTopic(topic, 1);
+        LegacyDuckDb.onLake(lake, List.of("CREATE TABLE lake.main.events (id BIGINT)",
+                "INSERT INTO lake.main.events VALUES (1)")).orThrow();
+        Path log = Path.of("target", "e2e-logs", "startup-catalog-" + topic + ".log");
+        try (AppProcess app = AppProcess.start(MillpondEnvironment.of(kafka, lake, topic), log)) {
+            assertThat(app.waitForExit(Duration.ofSeconds(90))).as(app.logTail()).isNotZero();
+            String text = app.logText();
+            assertThat(text.lines().filter(l -> l.contains("is format version 0.3, older than the 1.0")
+                    && l.contains("Set MILLPOND_DUCKLAKE_AUTOMATIC_MIGRATION=true")).count())
+                    .as(app.logTail()).isEqualTo(1);
+        }
+        try (Connection catalog = Services.postgres().connect(lake.catalogDatabase());
+             Statement s = catalog.createStatement();
+             java.sql.ResultSet rs = s.executeQuery("SELECT value FROM public.ducklake_metadata WHERE key = 'version'")) {
+            rs.next();
+            assertThat(rs.getString(1)).isEqualTo("0.3");
         }
     }
 

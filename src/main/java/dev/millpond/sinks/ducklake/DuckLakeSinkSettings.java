@@ -16,6 +16,7 @@ import java.util.Optional;
  * @param landing        the width bound and the rejects table (MILLPOND_MAX_TABLE_COLUMNS, MILLPOND_REJECTS…)
  * @param resources      DuckDB's threads and the lake's parquet row group size from the memory budget; empty leaves
  *                       DuckDB's and DuckLake's defaults
+ * @param automaticMigration MILLPOND_DUCKLAKE_AUTOMATIC_MIGRATION: the ATTACH may migrate an older catalog in place
  */
 public record DuckLakeSinkSettings(
         String connection,
@@ -31,7 +32,8 @@ public record DuckLakeSinkSettings(
         Path extensionDirectory,
         Optional<String> lakeOffsetsGroupId,
         LandingLimits landing,
-        Optional<DuckDbResources> resources) {
+        Optional<DuckDbResources> resources,
+        boolean automaticMigration) {
 
     /** The width bound and the rejects table at their defaults, DuckDB's own resource defaults. */
     public DuckLakeSinkSettings(String connection, CatalogLocation catalog, String dataPath, String schema, String table,
@@ -49,6 +51,16 @@ public record DuckLakeSinkSettings(
                                 Optional<String> lakeOffsetsGroupId, LandingLimits landing) {
         this(connection, catalog, dataPath, schema, table, s3Settings, maxRetryCount, memoryLimit, partitionBy,
                 variantSources, extensionDirectory, lakeOffsetsGroupId, landing, Optional.empty());
+    }
+
+    /** As the full form, never migrating the catalog. */
+    public DuckLakeSinkSettings(String connection, CatalogLocation catalog, String dataPath, String schema, String table,
+                                List<S3Setting> s3Settings, int maxRetryCount, Optional<String> memoryLimit,
+                                Optional<String> partitionBy, List<String> variantSources, Path extensionDirectory,
+                                Optional<String> lakeOffsetsGroupId, LandingLimits landing,
+                                Optional<DuckDbResources> resources) {
+        this(connection, catalog, dataPath, schema, table, s3Settings, maxRetryCount, memoryLimit, partitionBy,
+                variantSources, extensionDirectory, lakeOffsetsGroupId, landing, resources, false);
     }
 
     public DuckLakeSinkSettings {

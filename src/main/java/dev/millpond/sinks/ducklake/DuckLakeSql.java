@@ -17,7 +17,9 @@ public final class DuckLakeSql {
         return "'" + value.replace("'", "''") + "'";
     }
 
-    static String attach(CatalogLocation catalog, String dataPath) {
-        return "ATTACH " + literal("ducklake:" + catalog.attachTarget()) + " AS lake (DATA_PATH " + literal(dataPath) + ")";
+    /** With {@code automaticMigration}, DuckLake migrates an older catalog format in place instead of refusing it. */
+    static String attach(CatalogLocation catalog, String dataPath, boolean automaticMigration) {
+        return "ATTACH " + literal("ducklake:" + catalog.attachTarget()) + " AS lake (DATA_PATH " + literal(dataPath)
+                + (automaticMigration ? ", AUTOMATIC_MIGRATION TRUE" : "") + ")";
     }
 }

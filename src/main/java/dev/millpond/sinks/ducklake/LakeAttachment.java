@@ -18,6 +18,8 @@ import java.util.Properties;
  * @param s3Settings         DuckDB's legacy {@code s3_*} settings, in the order they are applied
  * @param maxRetryCount      {@code ducklake_max_retry_count}
  * @param extensionDirectory where the image bakes the DuckDB extensions
+ * @param automaticMigration MILLPOND_DUCKLAKE_AUTOMATIC_MIGRATION: let the ATTACH migrate an older catalog format in
+ *                           place (one way); without it such a catalog is refused
  */
 public record LakeAttachment(
         String connection,
@@ -26,7 +28,8 @@ public record LakeAttachment(
         List<DuckLakeSinkSettings.S3Setting> s3Settings,
         int maxRetryCount,
         Optional<String> memoryLimit,
-        Path extensionDirectory) {
+        Path extensionDirectory,
+        boolean automaticMigration) {
 
     /** The alias every query uses for the attached lake. */
     public static final String ALIAS = "lake";
@@ -36,9 +39,16 @@ public record LakeAttachment(
         s3Settings = List.copyOf(s3Settings);
     }
 
+    /** An attachment that never migrates the catalog. */
+    public LakeAttachment(String connection, CatalogLocation catalog, String dataPath,
+                          List<DuckLakeSinkSettings.S3Setting> s3Settings, int maxRetryCount,
+                          Optional<String> memoryLimit, Path extensionDirectory) {
+        this(connection, catalog, dataPath, s3Settings, maxRetryCount, memoryLimit, extensionDirectory, false);
+    }
+
     static LakeAttachment of(DuckLakeSinkSettings s) {
         return new LakeAttachment(s.connection(), s.catalog(), s.dataPath(), s.s3Settings(), s.maxRetryCount(),
-                s.memoryLimit(), s.extensionDirectory());
+                s.memoryLimit(), s.extensionDirectory(), s.automaticMigration());
     }
 
     public Connection open() throws SQLException {
@@ -74,6 +84,18 @@ public record LakeAttachment(
         }
     }
 
+    /** An operator asked for the migration; the log says whether one happened. */
+    private void logMigration(Connection c, Optional<String> before) throws SQLException {
+        if (before.isEmpty()) {
+            return;
+        }
+        String after = Jdbc.queryString(c, "SELECT value FROM " + ALIAS + ".options() WHERE option_name = 'version'");
+        if (!before.get().equals(after)) {
+            LOG.warnf("DuckLake catalog %s migrated from format %s to %s (AUTOMATIC_MIGRATION); DuckDB releases that"
+                    + " only read %s can no longer open it", catalog, before.get(), after, before.get());
+        }
+    }
+
     static String redactPassword(String message) {
         return message == null ? null
                 : message.replaceAll("password\\s*=\\s*('(?:[^'\\\\]|\\\\.)*'|\\S+)", "password=***");
@@ -84,10 +106,13 @@ public record LakeAttachment(
      * and the losers see "already exists" / duplicate-key errors. The winner's tables are then there, so retry.
      */
     private void attach(Connection c) throws SQLException {
-        String sql = DuckLakeSql.attach(catalog, dataPath);
+        String sql = DuckLakeSql.attach(catalog, dataPath, automaticMigration);
+        Optional<String> before = automaticMigration
+                ? IncompatibleCatalogException.catalogVersion(c, catalog) : Optional.empty();
         for (int attempt = 1; ; attempt++) {
             try {
                 Jdbc.execute(c, sql);
+                logMigration(c, before);
                 return;
             } catch (SQLException e) {
                 String message = String.valueOf(e.getMessage());

@@ -7,13 +7,16 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
+import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * A catalog in a DuckLake format newer than this build's DuckDB understands (as one the original's newer DuckDB
- * created or migrated would be) stops the sink at startup with one clear message, and nothing is written to it.
+ * A catalog in a DuckLake format newer than this build's DuckDB understands (as one a newer DuckDB created or migrated
+ * would be) stops the sink at startup with one clear message, and nothing is written to it — with or without
+ * MILLPOND_DUCKLAKE_AUTOMATIC_MIGRATION, which only ever migrates older formats forward.
  */
 class CatalogFormatVersionTest {
 
@@ -33,16 +36,45 @@ class CatalogFormatVersionTest {
             assertThatThrownBy(fixture::sink)
                     .isInstanceOf(IncompatibleCatalogException.class)
                     .hasMessageContaining("is format version 9.9")
-                    .hasMessageContaining("DuckDB v1.4.4 cannot read or write")
+                    .hasMessageContaining("DuckDB v1.5.5 cannot read or write")
+                    .hasMessageContaining("this build's DuckDB writes format " + current)
+                    .hasMessageContaining("nothing was written")
+                    .hasMessageNotContaining("AUTOMATIC_MIGRATION") // DuckLake's own advice is wrong for a newer one
+                    .hasMessageNotContaining("password")
+                    .satisfies(e -> assertThat(e.getMessage().lines()).hasSize(1));
+            DuckLakeSinkSettings migrating = migrating(fixture.settings(Optional.empty(),
+                    Optional.empty(), List.of()));
+            assertThatThrownBy(() -> fixture.sink(migrating))
+                    .isInstanceOf(IncompatibleCatalogException.class)
+                    .hasMessageContaining("is format version 9.9")
                     .hasMessageContaining("Only DuckLake versions")
                     .hasMessageContaining(current) // the formats this build supports, as DuckLake lists them
-                    .hasMessageContaining("nothing was written")
-                    .hasMessageNotContaining("password");
+                    .hasMessageContaining("nothing was written");
 
             assertThat(metadata(fixture, "SELECT count(*) FROM public.ducklake_snapshot")).isEqualTo(snapshots);
             assertThat(metadata(fixture, "SELECT value FROM public.ducklake_metadata WHERE key = 'version'"))
                     .isEqualTo("9.9");
         }
+    }
+
+    static DuckLakeSinkSettings migrating(DuckLakeSinkSettings s) {
+        return new DuckLakeSinkSettings(s.connection(), s.catalog(), s.dataPath(), s.schema(), s.table(),
+                s.s3Settings(), s.maxRetryCount(), s.memoryLimit(), s.partitionBy(), s.variantSources(),
+                s.extensionDirectory(), s.lakeOffsetsGroupId(), s.landing(), s.resources(), true);
+    }
+
+    @Test
+    void formatVersionsOrderByTheirNumbersWithPreReleasesFirst() {
+        List<String> ordered = List.of("0.1", "0.2", "0.3-dev1", "0.3", "0.4-dev1", "0.4", "1.0",
+                "1.1", "9.9", "10.0");
+        for (int i = 0; i < ordered.size(); i++) {
+            for (int j = 0; j < ordered.size(); j++) {
+                assertThat(Integer.signum(IncompatibleCatalogException.FormatVersion.compare(ordered.get(i),
+                        ordered.get(j)))).as("%s vs %s", ordered.get(i), ordered.get(j))
+                        .isEqualTo(Integer.signum(Integer.compare(i, j)));
+            }
+        }
+        assertThat(IncompatibleCatalogException.FormatVersion.compare("garbage", "1.0")).isPositive();
     }
 
     /** Read the catalog database directly, as an operator would with psql. */

@@ -1,0 +1,48 @@
+package dev.millpond.config;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.HashMap;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** MILLPOND_DUCKLAKE_AUTOMATIC_MIGRATION: off unless an operator turns it on, for the writer and the maintenance tools. */
+class AutomaticMigrationConfigTest {
+
+    private static final String VARIABLE = "MILLPOND_DUCKLAKE_AUTOMATIC_MIGRATION";
+
+    @Test
+    void offByDefault() {
+        assertThat(TestEnv.load().ducklake().automaticMigration()).isFalse();
+        assertThat(LakeAccessConfig.fromEnvironment(lakeAccess(Map.of())).automaticMigration()).isFalse();
+    }
+
+    @ParameterizedTest
+    @CsvSource({"true,true", "false,false", "TRUE,true", " False ,false", "'',false"})
+    void parsesTrueAndFalse(String raw, boolean expected) {
+        assertThat(TestEnv.load(VARIABLE, raw).ducklake().automaticMigration()).isEqualTo(expected);
+        assertThat(LakeAccessConfig.fromEnvironment(lakeAccess(Map.of(VARIABLE, raw))).automaticMigration())
+                .isEqualTo(expected);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"yes", "1", "on", "migrate"})
+    void rejectsAnythingElseNamingTheVariable(String raw) {
+        String message = VARIABLE + " must be true or false, got '" + raw + "'";
+        assertThatThrownBy(() -> TestEnv.load(VARIABLE, raw)).isInstanceOf(ConfigException.class).hasMessage(message);
+        assertThatThrownBy(() -> LakeAccessConfig.fromEnvironment(lakeAccess(Map.of(VARIABLE, raw))))
+                .isInstanceOf(ConfigException.class).hasMessage(message);
+    }
+
+    private static Map<String, String> lakeAccess(Map<String, String> extra) {
+        Map<String, String> env = new HashMap<>(Map.of("DUCKLAKE_DATA_PATH", "s3://b/p/", "DUCKLAKE_RDS_HOST", "pg",
+                "DUCKLAKE_RDS_PASSWORD", "pw", "DUCKDB_S3_ACCESS_KEY_ID", "k", "DUCKDB_S3_SECRET_ACCESS_KEY", "s"));
+        env.putAll(extra);
+        return env;
+    }
+}
