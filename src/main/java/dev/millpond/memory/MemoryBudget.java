@@ -90,10 +90,9 @@ public record MemoryBudget(Optional<Long> limitBytes, String source, long heapBy
     /** Rows per parquet row group: DuckDB buffers one per thread; see {@link DuckDbResources}. */
     static final long ROW_GROUP_ROWS = 8_192;
 
-    /** DuckDB's threads and row group bounds: a thread's row group may take a quarter of DuckDB's share at most. */
+    /** DuckDB's threads and the row group bound of the sink's table. */
     public DuckDbResources duckdb() {
-        long share = duckdbBytes.orElse(1L << 30);
-        return new DuckDbResources(duckdbThreads, ROW_GROUP_ROWS, Math.max(8 * MIB, share / (4L * duckdbThreads)));
+        return new DuckDbResources(duckdbThreads, ROW_GROUP_ROWS);
     }
 
     /** DuckDB's {@code memory_limit} as a SQL value, e.g. {@code 300MiB}. */

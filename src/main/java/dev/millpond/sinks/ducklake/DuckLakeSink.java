@@ -48,6 +48,8 @@ public final class DuckLakeSink implements Sink {
     private final LakeTable table;
     private final LiveTable liveTable;
     private final VariantCompanions variants;
+    /** The row group bound on this sink's table; empty without a memory budget. */
+    private final Optional<TableRowGroupSize> rowGroupSize;
     /** Empty when MILLPOND_LAKE_OFFSETS=false: then a flush is a plain INSERT and Kafka alone holds the position. */
     private final Optional<LakeOffsets> offsets;
     /** Empty when MILLPOND_REJECTS=false: then a flush's rejects are counted and dropped, as before. */
@@ -68,6 +70,8 @@ public final class DuckLakeSink implements Sink {
         this.table = new LakeTable(connection, settings.schema(), settings.table(), settings.maxRetryCount());
         this.liveTable = new LiveTable(table, metrics, settings.partitionBy(), settings.landing().maxTableColumns());
         this.variants = new VariantCompanions(settings.variantSources());
+        this.rowGroupSize = settings.resources().map(r -> new TableRowGroupSize(connection, settings.schema(),
+                settings.table(), r.rowGroupRows()));
         this.offsets = settings.lakeOffsetsGroupId()
                 .map(group -> new LakeOffsets(connection, settings.schema(), settings.table(), group));
         this.rejects = settings.landing().rejects()
@@ -87,36 +91,12 @@ public final class DuckLakeSink implements Sink {
         if (settings.resources().isPresent()) {
             try {
                 Jdbc.execute(c, "SET threads = " + settings.resources().get().threads());
-                rowGroupSize(c, settings.resources().get());
             } catch (SQLException e) {
                 c.close();
                 throw e;
             }
         }
         return c;
-    }
-
-    /**
-     * DuckDB holds a whole parquet row group per writing thread in memory, so the row group size bounds the write's
-     * memory. It is a lake option, stored in the catalog: set only when it differs, so restarts do not write to the
-     * catalog. A failure (another pod setting it at the same moment) costs only memory, so it is logged, not raised.
-     */
-    private static void rowGroupSize(Connection c, DuckDbResources r) {
-        for (String[] option : new String[][] {{"parquet_row_group_size", Long.toString(r.rowGroupRows())},
-                {"parquet_row_group_size_bytes", (r.rowGroupMaxBytes() >> 20) + "MiB"}}) {
-            try {
-                String current = Jdbc.queryString(c, "SELECT value FROM lake.options() WHERE option_name = "
-                        + DuckLakeSql.literal(option[0]) + " AND scope = 'GLOBAL'");
-                if (!option[1].equals(current)) {
-                    Jdbc.execute(c, "CALL lake.set_option(" + DuckLakeSql.literal(option[0]) + ", "
-                            + DuckLakeSql.literal(option[1]) + ")");
-                    LOG.infof("DuckLake option %s set to %s (was %s)", option[0], option[1], current);
-                }
-            } catch (SQLException e) {
-                LOG.warnf("Could not set the DuckLake option %s=%s: %s", option[0], option[1],
-                        String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
-            }
-        }
     }
 
     @Override
@@ -165,6 +145,7 @@ public final class DuckLakeSink implements Sink {
             return 0;
         }
         liveTable.ensure(columns);
+        rowGroupSize.ifPresent(TableRowGroupSize::ensure);
         LiveSchema live = liveTable.evolve(columns);
         liveTable.ensureCompanions(variants.sourcesIn(columns));
         List<AlignedColumn> aligned = align(columns, live);

@@ -1,0 +1,75 @@
+package dev.millpond.sinks.ducklake;
+
+import org.jboss.logging.Logger;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * DuckDB holds a whole parquet row group per writing thread in memory, so the row group size bounds the write's
+ * memory (docs/memory.md). DuckLake reads it only from its catalog options — there is no session setting — so the
+ * bound is set on the writer's own table ({@code parquet_row_group_size}, rows), never lake-wide, where every other
+ * writer of the lake would inherit it.
+ *
+ * <p>The byte bound ({@code parquet_row_group_size_bytes}) is never set: at any scope it makes every INSERT of a
+ * client that preserves insertion order (DuckDB's default) fail with "ROW_GROUP_SIZE_BYTES does not work while
+ * preserving insertion order", so it would break the other writers of the table. The value is the same on every pod
+ * (it does not follow the memory budget), set only when neither the table nor its schema has one and the lake-wide
+ * value is larger: restarts do not write to the catalog and pods with different limits do not flip it. A failure
+ * (another pod setting it at the same moment) costs only memory, so it is logged, not raised.
+ */
+final class TableRowGroupSize {
+
+    private static final Logger LOG = Logger.getLogger(TableRowGroupSize.class);
+    private static final String OPTION = "parquet_row_group_size";
+    /** DuckLake's own default when no scope sets one. */
+    static final long DUCKLAKE_DEFAULT_ROWS = 122_880;
+
+    private final Connection connection;
+    private final String schema;
+    private final String table;
+    private final long rows;
+    private boolean checked;
+
+    TableRowGroupSize(Connection connection, String schema, String table, long rows) {
+        this.connection = connection;
+        this.schema = schema;
+        this.table = table;
+        this.rows = rows;
+    }
+
+    /** Once per sink, after the table exists. */
+    void ensure() {
+        if (checked) {
+            return;
+        }
+        checked = true;
+        try {
+            long global = DUCKLAKE_DEFAULT_ROWS;
+            try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(
+                    "SELECT scope, value FROM lake.options() WHERE option_name = " + DuckLakeSql.literal(OPTION)
+                            + " AND (scope = 'GLOBAL' OR (scope = 'SCHEMA' AND scope_entry = "
+                            + DuckLakeSql.literal(schema) + ") OR (scope = 'TABLE' AND scope_entry = "
+                            + DuckLakeSql.literal(schema + "." + table) + "))")) {
+                while (rs.next()) {
+                    if (!"GLOBAL".equals(rs.getString(1))) {
+                        return; // an operator's (or an earlier start's) choice for this table or schema stands
+                    }
+                    global = Long.parseLong(rs.getString(2).strip());
+                }
+            }
+            if (global > rows) {
+                Jdbc.execute(connection, "CALL lake.set_option(" + DuckLakeSql.literal(OPTION) + ", "
+                        + DuckLakeSql.literal(Long.toString(rows)) + ", schema => " + DuckLakeSql.literal(schema)
+                        + ", table_name => " + DuckLakeSql.literal(table) + ")");
+                LOG.infof("DuckLake option %s set to %d for the table %s.%s (the lake-wide value %d is left alone)",
+                        OPTION, rows, schema, table, global);
+            }
+        } catch (SQLException | NumberFormatException e) {
+            LOG.warnf("Could not set the DuckLake option %s=%d on %s.%s: %s", OPTION, rows, schema, table,
+                    String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
+        }
+    }
+}
