@@ -132,7 +132,8 @@ public final class Compaction {
     }
 
     /**
-     * The table's live data files: id → begin snapshot. The merge function of DuckDB 1.4.4 returns no rows, and it
+     * The table's live data files: id → begin snapshot. The merge function of DuckDB 1.4.4 returned no rows (1.5.5's
+     * returns one per table: schema, table, files merged, files written), so the catalog is compared instead. It
      * removes the merged files' rows outright (queuing their objects for deletion) while the merged file inherits the
      * first input's begin snapshot; so inputs are the ids that stopped being live, and outputs the new live ids that
      * begin at or before the call's starting snapshot (a writer's concurrent flush begins after it).

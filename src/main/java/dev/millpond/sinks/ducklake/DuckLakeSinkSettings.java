@@ -14,7 +14,7 @@ import java.util.Optional;
  * @param lakeOffsetsGroupId the Kafka group.id whose offsets each flush records in {@code _millpond_offsets}, in the
  *                       same transaction as its rows; empty when MILLPOND_LAKE_OFFSETS=false
  * @param landing        the width bound and the rejects table (MILLPOND_MAX_TABLE_COLUMNS, MILLPOND_REJECTS…)
- * @param resources      DuckDB's threads and the lake's parquet row group size from the memory budget; empty leaves
+ * @param resources      DuckDB's threads and the table's parquet row group size from the memory budget; empty leaves
  *                       DuckDB's and DuckLake's defaults
  * @param automaticMigration MILLPOND_DUCKLAKE_AUTOMATIC_MIGRATION: the ATTACH may migrate an older catalog in place
  */
