@@ -31,8 +31,7 @@ public final class DuckLakeSinkFactory {
                                          LandingLimits landing, Optional<String> budgetMemoryLimit,
                                          Optional<DuckDbResources> resources) {
         List<S3Setting> sets = s3Settings(c.s3());
-        CatalogLocation catalog = new CatalogLocation.Postgres(c.rdsHost(), c.rdsPort(), c.rdsDatabase(),
-                c.rdsUsername(), c.rdsPassword().reveal());
+        CatalogLocation catalog = CatalogLocation.Postgres.of(c.catalog());
         return new DuckLakeSinkSettings(c.connection(), catalog, c.dataPath(), c.schema(), c.table(), sets,
                 c.maxRetryCount(), c.memoryLimit().or(() -> budgetMemoryLimit), c.partitionBy(),
                 c.variantColumns().sources(), Path.of(extensionDirectory),

@@ -60,6 +60,7 @@ public final class Pipeline implements AutoCloseable {
                      UnaryOperator<Sink> sinkDecorator, Sleeper sleeper,
                      Optional<Supplier<FilterValues>> includeSet) throws Exception {
         try {
+            dev.millpond.config.TestHooks.warnings(config, System.getProperties()).forEach(LOG::warn);
             MemoryBudget budget = MemoryBudget.plan(ContainerMemory.detect(System.getenv()),
                     Runtime.getRuntime().maxMemory(), config.flushSizeBytes(),
                     Runtime.getRuntime().availableProcessors(), config.overlapWrites());
@@ -82,9 +83,8 @@ public final class Pipeline implements AutoCloseable {
                     metrics).start(config.statsIntervalMs()));
             assignment = PartitionAssignment.discover(admin, config.topic(), config.replicaCount(), config.ordinal());
             // Read before the next step re-commits anything, which would erase the recorded plan.
-            // -Dmillpond.test.flush-plans=false is only for the chaos test's control run.
             boolean plansFlushes = config.destination() == Destination.HOGLAKE
-                    && !"false".equals(System.getProperty("millpond.test.flush-plans"));
+                    && dev.millpond.config.TestHooks.flushPlans(System.getProperties());
             RecordedPlan recordedPlan = plansFlushes ? RecordedPlan.read(consumer, admin, assignment)
                     : RecordedPlan.none();
             Map<Integer, Long> kafkaStarts = StartupOffsets.recoverAndSeed(consumer, admin, assignment,

@@ -119,6 +119,8 @@ public final class ConfigLoader {
         KafkaClientConfig kafka = kafkaClient(env, bootstrapServers, topic, table, ordinal, groupId,
                 autoOffsetReset, fetchMinBytes, fetchMaxWaitMs);
 
+        env.all(); // the KAFKA_CONSUMER_* passthrough counts among the variables read
+        env.requireMaskableSecrets();
         return new MillpondConfig(bootstrapServers, topic, replicaCount, ordinal, podName, destination, groupId,
                 flushSize, flushIntervalMs, fetchMinBytes, fetchMaxWaitMs, consumeBatchSize, statsIntervalMs,
                 autoOffsetReset, brokerSource, httpPort, logLevel, logFormat, destinationConfig, recordHandling, kafka,
@@ -181,12 +183,8 @@ public final class ConfigLoader {
         String table = safeIdentifier("DUCKLAKE_TABLE", env.required("DUCKLAKE_TABLE"));
         String schema = safeIdentifier("DUCKLAKE_SCHEMA", env.orDefaultIfEmpty("DUCKLAKE_SCHEMA", "main"));
         String dataPath = env.required("DUCKLAKE_DATA_PATH");
-        String connection = env.required("DUCKLAKE_CONNECTION");
-        String rdsHost = env.required("DUCKLAKE_RDS_HOST");
-        String rdsPort = env.orDefault("DUCKLAKE_RDS_PORT", "5432");
-        String rdsDatabase = env.orDefault("DUCKLAKE_RDS_DATABASE", "ducklake");
-        String rdsUsername = env.orDefault("DUCKLAKE_RDS_USERNAME", "ducklake");
-        Secret rdsPassword = Secret.of(env.required("DUCKLAKE_RDS_PASSWORD"));
+        String connection = CatalogConnection.duckDbConnection(env.required("DUCKLAKE_CONNECTION"));
+        CatalogConnection catalog = CatalogConnection.parse(env);
         int maxRetryCount = env.intKnob("DUCKLAKE_MAX_RETRY_COUNT", 100);
         if (maxRetryCount <= 0) {
             throw new ConfigException("DUCKLAKE_MAX_RETRY_COUNT must be a positive integer, got " + maxRetryCount);
@@ -207,9 +205,8 @@ public final class ConfigLoader {
         VariantColumns variantColumns = VariantColumns.parse(env.raw(VariantColumns.VARIABLE));
         boolean lakeOffsets = env.booleanFlag("MILLPOND_LAKE_OFFSETS", true);
         boolean automaticMigration = env.booleanFlag(AUTOMATIC_MIGRATION, false);
-        return new DuckLakeConfig(table, schema, dataPath, connection, rdsHost, rdsPort, rdsDatabase, rdsUsername,
-                rdsPassword, maxRetryCount, partitionBy, memoryLimit, s3, variantColumns, lakeOffsets,
-                automaticMigration);
+        return new DuckLakeConfig(table, schema, dataPath, connection, catalog, maxRetryCount, partitionBy,
+                memoryLimit, s3, variantColumns, lakeOffsets, automaticMigration);
     }
 
     /** DUCKDB_S3_*, shared by the writer and the maintenance tools. */

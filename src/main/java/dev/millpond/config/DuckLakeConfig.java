@@ -8,12 +8,8 @@ import java.util.Optional;
  * @param table          DUCKLAKE_TABLE, a safe identifier
  * @param schema         DUCKLAKE_SCHEMA, a safe identifier, default {@code main}
  * @param dataPath       DUCKLAKE_DATA_PATH
- * @param connection     DUCKLAKE_CONNECTION, passed to the DuckDB connect call ({@code :memory:} in k8s)
- * @param rdsHost        DUCKLAKE_RDS_HOST, placed in the libpq string unescaped (as the original)
- * @param rdsPort        DUCKLAKE_RDS_PORT, default {@code 5432}; a string, placed unescaped (as the original)
- * @param rdsDatabase    DUCKLAKE_RDS_DATABASE, default {@code ducklake}; escaped by the sink
- * @param rdsUsername    DUCKLAKE_RDS_USERNAME, default {@code ducklake}; escaped by the sink
- * @param rdsPassword    DUCKLAKE_RDS_PASSWORD; escaped by the sink
+ * @param connection     DUCKLAKE_CONNECTION, {@code :memory:} (k8s) or a plain path, passed to the DuckDB connect call
+ * @param catalog        DUCKLAKE_RDS_* (host, port, database, user, password, TLS)
  * @param maxRetryCount  DUCKLAKE_MAX_RETRY_COUNT, default 100, positive
  * @param partitionBy    DUCKLAKE_PARTITION_BY, empty or blank means none; matches {@code ^[a-zA-Z0-9_(),\s]+$}
  * @param memoryLimit    DUCKDB_MEMORY_LIMIT, empty means unset. Not validated (the original does not);
@@ -32,11 +28,7 @@ public record DuckLakeConfig(
         String schema,
         String dataPath,
         String connection,
-        String rdsHost,
-        String rdsPort,
-        String rdsDatabase,
-        String rdsUsername,
-        Secret rdsPassword,
+        CatalogConnection catalog,
         int maxRetryCount,
         Optional<String> partitionBy,
         Optional<String> memoryLimit,

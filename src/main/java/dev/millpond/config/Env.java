@@ -28,6 +28,11 @@ final class Env {
         return vars;
     }
 
+    /** Refuses a secret among the variables read so far that is too short to keep out of logs. */
+    void requireMaskableSecrets() {
+        SecretVariables.requireMaskable(vars, consulted);
+    }
+
     /** The names read so far, present or not. */
     Set<String> consulted() {
         return Set.copyOf(consulted);

@@ -76,6 +76,7 @@ final class HoglakeConfigParser {
         List<HoglakePartitionField> partitionBy = partitionRaw.isEmpty() ? List.of() : partitionBy(partitionRaw);
 
         String url = url(env.required("HOGLAKE_URL"));
+        requireTlsUnlessLoopback(url, env.booleanFlag("HOGLAKE_ALLOW_INSECURE_HTTP", false));
         Optional<String> dataPath = dataPath(stripped(env, "HOGLAKE_DATA_PATH"));
         HoglakeS3 s3 = new HoglakeS3(staticKeys(env), nonBlank(env, "HOGLAKE_S3_ENDPOINT"),
                 nonBlank(env, "HOGLAKE_S3_REGION"));
@@ -106,6 +107,28 @@ final class HoglakeConfigParser {
         }
         throw new ConfigException("HOGLAKE_URL " + pythonRepr(raw)
                 + " is not an http:// or https:// URL of the hoglake control plane (e.g. http://hoglake:8080)");
+    }
+
+    /**
+     * Catalog replies decide where files go and commits say what they are: plain http to anything but this host is
+     * refused unless HOGLAKE_ALLOW_INSECURE_HTTP=true says the network is trusted (an in-cluster control plane).
+     */
+    private static void requireTlsUnlessLoopback(String url, boolean allowInsecure) {
+        URI uri = URI.create(url);
+        if (allowInsecure || !uri.getScheme().equalsIgnoreCase("http")) {
+            return;
+        }
+        String host = uri.getHost().toLowerCase(Locale.ROOT);
+        boolean loopback = host.equals("localhost") || host.equals("[::1]") || host.matches("127(\\.[0-9]{1,3}){3}");
+        if (!loopback) {
+            throw new ConfigException("HOGLAKE_URL " + pythonRepr(redactedUserInfo(uri)) + " is plain http to another"
+                    + " host: use https://, or set HOGLAKE_ALLOW_INSECURE_HTTP=true if the network to it is trusted");
+        }
+    }
+
+    private static String redactedUserInfo(URI uri) {
+        String text = uri.toString();
+        return uri.getRawUserInfo() == null ? text : text.replace(uri.getRawUserInfo() + "@", "***@");
     }
 
     private static Optional<String> dataPath(String raw) {

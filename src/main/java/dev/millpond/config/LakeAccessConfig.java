@@ -17,11 +17,7 @@ import java.util.Optional;
 public record LakeAccessConfig(
         String dataPath,
         String connection,
-        String rdsHost,
-        String rdsPort,
-        String rdsDatabase,
-        String rdsUsername,
-        Secret rdsPassword,
+        CatalogConnection catalog,
         int maxRetryCount,
         Optional<String> memoryLimit,
         S3Settings s3,
@@ -30,19 +26,16 @@ public record LakeAccessConfig(
     public static LakeAccessConfig fromEnvironment(Map<String, String> vars) {
         Env env = new Env(vars);
         String dataPath = env.required("DUCKLAKE_DATA_PATH");
-        String connection = env.orDefaultIfEmpty("DUCKLAKE_CONNECTION", ":memory:");
-        String rdsHost = env.required("DUCKLAKE_RDS_HOST");
-        String rdsPort = env.orDefault("DUCKLAKE_RDS_PORT", "5432");
-        String rdsDatabase = env.orDefault("DUCKLAKE_RDS_DATABASE", "ducklake");
-        String rdsUsername = env.orDefault("DUCKLAKE_RDS_USERNAME", "ducklake");
-        Secret rdsPassword = Secret.of(env.required("DUCKLAKE_RDS_PASSWORD"));
+        String connection = CatalogConnection.duckDbConnection(env.orDefaultIfEmpty("DUCKLAKE_CONNECTION", ":memory:"));
+        CatalogConnection catalog = CatalogConnection.parse(env);
         int maxRetryCount = env.intKnob("COMPACTION_MAX_RETRY_COUNT", 200);
         if (maxRetryCount <= 0) {
             throw new ConfigException("COMPACTION_MAX_RETRY_COUNT must be a positive integer, got " + maxRetryCount);
         }
         Optional<String> memoryLimit = env.optionalNonEmpty("DUCKDB_MEMORY_LIMIT");
-        return new LakeAccessConfig(dataPath, connection, rdsHost, rdsPort, rdsDatabase, rdsUsername, rdsPassword,
-                maxRetryCount, memoryLimit, ConfigLoader.s3Settings(env),
-                env.booleanFlag(ConfigLoader.AUTOMATIC_MIGRATION, false));
+        S3Settings s3 = ConfigLoader.s3Settings(env);
+        boolean automaticMigration = env.booleanFlag(ConfigLoader.AUTOMATIC_MIGRATION, false);
+        env.requireMaskableSecrets();
+        return new LakeAccessConfig(dataPath, connection, catalog, maxRetryCount, memoryLimit, s3, automaticMigration);
     }
 }

@@ -19,15 +19,25 @@ import java.util.concurrent.TimeoutException;
  * returned as is, and is a failure, so the auth header is only ever sent to the configured host.
  *
  * <p>The timeout bounds the whole exchange, body included ({@code HttpRequest.timeout} alone stops at the headers),
- * so a server that trickles its body cannot hold the poller past it.
+ * so a server that trickles its body cannot hold the poller past it; and the body is capped at
+ * {@value #MAX_BODY_BYTES} bytes (a list of a million ids is about 12 MB), so a server that answers without end cannot
+ * exhaust the heap: the read stops at the cap and the poll fails.
  */
 final class EndpointClient {
 
+    static final int MAX_BODY_BYTES = 32 * 1024 * 1024;
+
     private final HttpClient client;
     private final IncludeValuesPolling polling;
+    private final int maxBodyBytes;
 
     EndpointClient(IncludeValuesPolling polling) {
+        this(polling, MAX_BODY_BYTES);
+    }
+
+    EndpointClient(IncludeValuesPolling polling, int maxBodyBytes) {
         this.polling = polling;
+        this.maxBodyBytes = maxBodyBytes;
         this.client = HttpClient.newBuilder()
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .connectTimeout(polling.requestTimeout())
@@ -42,7 +52,7 @@ final class EndpointClient {
                 .header("Accept", "application/json");
         polling.auth().ifPresent(a -> request.header(a.headerName(), a.token().reveal()));
         CompletableFuture<HttpResponse<byte[]>> exchange =
-                client.sendAsync(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+                client.sendAsync(request.build(), info -> new CappedBody(maxBodyBytes));
         HttpResponse<byte[]> response;
         try {
             response = exchange.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
@@ -54,6 +64,9 @@ final class EndpointClient {
             throw e;
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
+            if (isBodyTooLarge(cause)) {
+                throw new PollFailure("response body larger than " + maxBodyBytes + " bytes refused");
+            }
             if (cause instanceof HttpTimeoutException) {
                 throw new PollFailure("no complete response within " + timeout.toMillis() + " ms");
             }
@@ -69,5 +82,70 @@ final class EndpointClient {
             throw new PollFailure("HTTP " + status);
         }
         return response.body();
+    }
+
+    private static boolean isBodyTooLarge(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof BodyTooLarge) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static final class BodyTooLarge extends IOException {
+        BodyTooLarge() {
+            super("response body over the cap");
+        }
+    }
+
+    /** Collects the body up to {@code cap} bytes; past it, cancels the exchange and fails. */
+    private static final class CappedBody implements HttpResponse.BodySubscriber<byte[]> {
+        private final int cap;
+        private final CompletableFuture<byte[]> body = new CompletableFuture<>();
+        private final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        private java.util.concurrent.Flow.Subscription subscription;
+
+        CappedBody(int cap) {
+            this.cap = cap;
+        }
+
+        @Override
+        public java.util.concurrent.CompletionStage<byte[]> getBody() {
+            return body;
+        }
+
+        @Override
+        public void onSubscribe(java.util.concurrent.Flow.Subscription s) {
+            subscription = s;
+            s.request(Long.MAX_VALUE);
+        }
+
+        @Override
+        public void onNext(java.util.List<java.nio.ByteBuffer> items) {
+            if (body.isDone()) {
+                return;
+            }
+            for (java.nio.ByteBuffer item : items) {
+                if ((long) bytes.size() + item.remaining() > cap) {
+                    subscription.cancel();
+                    body.completeExceptionally(new BodyTooLarge());
+                    return;
+                }
+                byte[] chunk = new byte[item.remaining()];
+                item.get(chunk);
+                bytes.writeBytes(chunk);
+            }
+        }
+
+        @Override
+        public void onError(Throwable t) {
+            body.completeExceptionally(t);
+        }
+
+        @Override
+        public void onComplete() {
+            body.complete(bytes.toByteArray());
+        }
     }
 }

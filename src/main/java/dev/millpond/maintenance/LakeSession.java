@@ -6,7 +6,6 @@ import org.jboss.logging.Logger;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -59,11 +58,12 @@ public final class LakeSession implements AutoCloseable {
     }
 
     static Connection openCatalog(MaintenanceSettings settings, String purpose) throws SQLException {
-        Properties props = new Properties();
-        props.setProperty("user", settings.catalog().user());
-        props.setProperty("password", settings.catalog().password());
-        props.setProperty("ApplicationName", applicationName(purpose));
-        Connection c = DriverManager.getConnection(settings.jdbcUrl(), props);
+        Properties props = settings.jdbcProperties(applicationName(purpose));
+        // The driver itself rather than DriverManager, which refuses a driver from another class loader.
+        Connection c = new org.postgresql.Driver().connect(MaintenanceSettings.JDBC_URL, props);
+        if (c == null) {
+            throw new SQLException("the Postgres JDBC driver refused " + MaintenanceSettings.JDBC_URL);
+        }
         c.setAutoCommit(true);
         return c;
     }

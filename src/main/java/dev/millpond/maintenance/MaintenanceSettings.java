@@ -17,11 +17,12 @@ public record MaintenanceSettings(LakeAttachment attachment, CatalogLocation.Pos
 
     /** Where the image bakes the DuckDB extensions, as for the writer. */
     static final String DEFAULT_EXTENSION_DIR = "/opt/millpond/duckdb-extensions";
+    /** Names no host, port or database: those come from {@link #jdbcProperties}. */
+    static final String JDBC_URL = "jdbc:postgresql:";
 
     public static MaintenanceSettings fromEnvironment(Map<String, String> env) {
         LakeAccessConfig c = LakeAccessConfig.fromEnvironment(env);
-        CatalogLocation.Postgres catalog = new CatalogLocation.Postgres(c.rdsHost(), c.rdsPort(), c.rdsDatabase(),
-                c.rdsUsername(), c.rdsPassword().reveal());
+        CatalogLocation.Postgres catalog = CatalogLocation.Postgres.of(c.catalog());
         String extensions = env.getOrDefault("MILLPOND_DUCKDB_EXTENSION_DIR", DEFAULT_EXTENSION_DIR);
         LakeAttachment attachment = new LakeAttachment(c.connection(), catalog, c.dataPath(),
                 DuckLakeSinkFactory.s3Settings(c.s3()), c.maxRetryCount(), c.memoryLimit(), Path.of(extensions),
@@ -31,12 +32,26 @@ public record MaintenanceSettings(LakeAttachment attachment, CatalogLocation.Pos
 
     /** The line destructive commands print before they touch anything (no password). */
     public String describeTarget() {
-        return "Target catalog: postgres " + catalog.host() + ":" + catalog.port() + "/" + catalog.database()
+        return "Target catalog: postgres " + catalog.displayHost() + ":" + catalog.port() + "/" + catalog.database()
                 + " (user " + catalog.user() + "), data path " + dataPath;
     }
 
-    String jdbcUrl() {
-        return "jdbc:postgresql://" + catalog.host() + ":" + catalog.port() + "/"
-                + java.net.URLEncoder.encode(catalog.database(), java.nio.charset.StandardCharsets.UTF_8);
+    /**
+     * The catalog session's connection properties for the Postgres JDBC driver: every value a property of its own
+     * (with the URL {@code jdbc:postgresql:} naming nothing), so no value can add a driver parameter.
+     */
+    java.util.Properties jdbcProperties(String applicationName) {
+        java.util.Properties props = new java.util.Properties();
+        props.setProperty("PGHOST", catalog.host());
+        props.setProperty("PGPORT", catalog.port());
+        props.setProperty("PGDBNAME", catalog.database());
+        props.setProperty("user", catalog.user());
+        props.setProperty("password", catalog.password());
+        props.setProperty("ApplicationName", applicationName);
+        props.setProperty("sslmode", catalog.sslMode());
+        if (!catalog.sslRootCert().isEmpty()) {
+            props.setProperty("sslrootcert", catalog.sslRootCert());
+        }
+        return props;
     }
 }

@@ -17,6 +17,16 @@ public final class RedactedThrowable extends Throwable {
         this.originalType = originalType;
     }
 
+    /** {@code thrown} itself when nothing in its printed form needs redaction (or it is null or already redacted). */
+    static Throwable ifNeeded(Throwable thrown, SecretRedactor redactor) {
+        if (thrown == null || thrown instanceof RedactedThrowable) {
+            return thrown;
+        }
+        java.io.StringWriter out = new java.io.StringWriter();
+        thrown.printStackTrace(new java.io.PrintWriter(out));
+        return redactor.needsRedaction(out.toString()) ? of(thrown, redactor) : thrown;
+    }
+
     static RedactedThrowable of(Throwable original, SecretRedactor redactor) {
         return copy(original, redactor, new IdentityHashMap<>());
     }

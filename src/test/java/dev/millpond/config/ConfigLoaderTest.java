@@ -42,11 +42,12 @@ class ConfigLoaderTest {
         assertThat(d.schema()).isEqualTo("main");
         assertThat(d.dataPath()).isEqualTo("s3://bucket/lake/");
         assertThat(d.connection()).isEqualTo(":memory:");
-        assertThat(d.rdsHost()).isEqualTo("pg.internal");
-        assertThat(d.rdsPort()).isEqualTo("5432");
-        assertThat(d.rdsDatabase()).isEqualTo("ducklake");
-        assertThat(d.rdsUsername()).isEqualTo("ducklake");
-        assertThat(d.rdsPassword().reveal()).isEqualTo("pg-s3cr3t-pw");
+        assertThat(d.catalog().host()).isEqualTo("pg.internal");
+        assertThat(d.catalog().port()).isEqualTo(5432);
+        assertThat(d.catalog().database()).isEqualTo("ducklake");
+        assertThat(d.catalog().user()).isEqualTo("ducklake");
+        assertThat(d.catalog().password().reveal()).isEqualTo("pg-s3cr3t-pw");
+        assertThat(d.catalog().sslMode()).isEqualTo("prefer");
         assertThat(d.maxRetryCount()).isEqualTo(100);
         assertThat(d.partitionBy()).isEmpty();
         assertThat(d.memoryLimit()).isEmpty();
@@ -124,9 +125,17 @@ class ConfigLoaderTest {
                 arguments("DUCKLAKE_SCHEMA", "", "schema", "main"),
                 arguments("DUCKLAKE_SCHEMA", "raw_2", "schema", "raw_2"),
                 arguments("DUCKLAKE_TABLE", "_t1", "table", "_t1"),
-                arguments("DUCKLAKE_RDS_PORT", "6432", "rdsPort", "6432"),
-                arguments("DUCKLAKE_RDS_DATABASE", "lake", "rdsDatabase", "lake"),
-                arguments("DUCKLAKE_RDS_USERNAME", "writer", "rdsUsername", "writer"),
+                arguments("DUCKLAKE_RDS_PORT", "6432", "catalog.port", 6432),
+                arguments("DUCKLAKE_RDS_PORT", " 6_432 ", "catalog.port", 6432),
+                arguments("DUCKLAKE_RDS_DATABASE", "lake", "catalog.database", "lake"),
+                arguments("DUCKLAKE_RDS_USERNAME", "writer", "catalog.user", "writer"),
+                arguments("DUCKLAKE_RDS_SSLMODE", "require", "catalog.sslMode", "require"),
+                arguments("DUCKLAKE_RDS_HOST", "10.0.0.7", "catalog.host", "10.0.0.7"),
+                arguments("DUCKLAKE_RDS_HOST", "[fd00::7]", "catalog.host", "[fd00::7]"),
+                arguments("DUCKLAKE_RDS_HOST", "db-1.cluster-x.eu-west-1.rds.amazonaws.com", "catalog.host",
+                        "db-1.cluster-x.eu-west-1.rds.amazonaws.com"),
+                arguments("DUCKLAKE_CONNECTION", "/var/lib/millpond/lake.duckdb", "connection",
+                        "/var/lib/millpond/lake.duckdb"),
                 arguments("DUCKLAKE_MAX_RETRY_COUNT", "1", "maxRetryCount", 1),
                 arguments("DUCKLAKE_MAX_RETRY_COUNT", " +250 ", "maxRetryCount", 250),
                 arguments("DUCKLAKE_PARTITION_BY", "", "partitionBy", Optional.empty()),
@@ -194,6 +203,27 @@ class ConfigLoaderTest {
                 arguments("DUCKLAKE_CONNECTION", "", "Required environment variable DUCKLAKE_CONNECTION" + notSet),
                 arguments("DUCKLAKE_RDS_HOST", null, "Required environment variable DUCKLAKE_RDS_HOST" + notSet),
                 arguments("DUCKLAKE_RDS_HOST", "", "Required environment variable DUCKLAKE_RDS_HOST" + notSet),
+                arguments("DUCKLAKE_RDS_HOST", "db sslmode=disable", "DUCKLAKE_RDS_HOST must be a DNS name"),
+                arguments("DUCKLAKE_RDS_HOST", "db'", "DUCKLAKE_RDS_HOST must be a DNS name"),
+                arguments("DUCKLAKE_RDS_HOST", "fd00::7", "DUCKLAKE_RDS_HOST must be a DNS name"),
+                arguments("DUCKLAKE_RDS_HOST", "[not:an:ip]", "DUCKLAKE_RDS_HOST must be a DNS name"),
+                arguments("DUCKLAKE_RDS_HOST", "256.1.1.1", "DUCKLAKE_RDS_HOST must be a DNS name"),
+                arguments("DUCKLAKE_RDS_HOST", "db/x?socketFactory=y", "DUCKLAKE_RDS_HOST must be a DNS name"),
+                arguments("DUCKLAKE_RDS_HOST", "-db", "DUCKLAKE_RDS_HOST must be a DNS name"),
+                arguments("DUCKLAKE_RDS_PORT", "5432/x?socketFactory=java.lang.String",
+                        "DUCKLAKE_RDS_PORT must be an integer"),
+                arguments("DUCKLAKE_RDS_PORT", "5432 sslmode=disable", "DUCKLAKE_RDS_PORT must be an integer"),
+                arguments("DUCKLAKE_RDS_PORT", "", "DUCKLAKE_RDS_PORT must be an integer"),
+                arguments("DUCKLAKE_RDS_PORT", "0", "DUCKLAKE_RDS_PORT must be between 1 and 65535"),
+                arguments("DUCKLAKE_RDS_PORT", "65536", "DUCKLAKE_RDS_PORT must be between 1 and 65535"),
+                arguments("DUCKLAKE_RDS_SSLMODE", "required", "DUCKLAKE_RDS_SSLMODE must be one of"),
+                arguments("DUCKLAKE_RDS_SSLMODE", "verify-full", "DUCKLAKE_RDS_SSLMODE=verify-full needs"),
+                arguments("DUCKLAKE_RDS_SSLROOTCERT", "/no/such/ca.pem", "DUCKLAKE_RDS_SSLROOTCERT names no readable"),
+                arguments("DUCKLAKE_CONNECTION", "lake.duckdb;access_mode=read_only",
+                        "DUCKLAKE_CONNECTION must be :memory: or a plain file path"),
+                arguments("DUCKLAKE_CONNECTION", "md:lake", "DUCKLAKE_CONNECTION must be :memory: or a plain file"),
+                arguments("DUCKLAKE_RDS_PASSWORD", "abc", "DUCKLAKE_RDS_PASSWORD is shorter than 4 characters"),
+                arguments("DUCKDB_S3_SECRET_ACCESS_KEY", "abc", "DUCKDB_S3_SECRET_ACCESS_KEY is shorter than 4"),
                 arguments("DUCKLAKE_RDS_PASSWORD", null, "Required environment variable DUCKLAKE_RDS_PASSWORD" + notSet),
                 arguments("DUCKLAKE_RDS_PASSWORD", "", "Required environment variable DUCKLAKE_RDS_PASSWORD" + notSet),
                 arguments("DUCKLAKE_MAX_RETRY_COUNT", "0", "DUCKLAKE_MAX_RETRY_COUNT must be a positive integer"),
@@ -231,6 +261,15 @@ class ConfigLoaderTest {
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining(expectedMessage)
                 .hasMessageContaining(variable.startsWith("REPLICA_COUNT") ? "REPLICA_COUNT" : variable);
+    }
+
+    @Test
+    void aShortPassthroughSecretRefusesStartupWithoutPrintingIt() {
+        assertThatThrownBy(() -> TestEnv.load("KAFKA_CONSUMER_SASL_MECHANISMS", "PLAIN",
+                "KAFKA_CONSUMER_SASL_USERNAME", "u", "KAFKA_CONSUMER_SASL_PASSWORD", "pw"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("KAFKA_CONSUMER_SASL_PASSWORD is shorter than 4 characters")
+                .hasMessageNotContaining("pw'");
     }
 
     @Test

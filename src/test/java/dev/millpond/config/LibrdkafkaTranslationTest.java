@@ -93,15 +93,15 @@ class LibrdkafkaTranslationTest {
 
     static Stream<Arguments> saslCredentials() {
         return Stream.of(
-                arguments("PLAIN", "alice", "pw",
+                arguments("PLAIN", "alice", "pw-alice",
                         "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"alice\""
-                                + " password=\"pw\";"),
+                                + " password=\"pw-alice\";"),
                 arguments("SCRAM-SHA-256", "bob", "p\"w\\x",
                         "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"bob\""
                                 + " password=\"p\\\"w\\\\x\";"),
-                arguments("scram-sha-512", "carol", "pw",
+                arguments("scram-sha-512", "carol", "pw-carol",
                         "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"carol\""
-                                + " password=\"pw\";"));
+                                + " password=\"pw-carol\";"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -133,12 +133,12 @@ class LibrdkafkaTranslationTest {
         Path cert = Files.writeString(dir.resolve("client.crt"), "CERT-PEM");
         Path key = Files.writeString(dir.resolve("client.key"), "KEY-PEM");
         MillpondConfig c = TestEnv.load("KAFKA_CONSUMER_SSL_CERTIFICATE_LOCATION", cert.toString(),
-                "KAFKA_CONSUMER_SSL_KEY_LOCATION", key.toString(), "KAFKA_CONSUMER_SSL_KEY_PASSWORD", "kp");
+                "KAFKA_CONSUMER_SSL_KEY_LOCATION", key.toString(), "KAFKA_CONSUMER_SSL_KEY_PASSWORD", "kp-secret");
         assertThat(c.kafka().baseProperties())
                 .containsEntry("ssl.keystore.type", "PEM")
                 .containsEntry("ssl.keystore.certificate.chain", "CERT-PEM")
                 .containsEntry("ssl.keystore.key", "KEY-PEM")
-                .containsEntry("ssl.key.password", "kp")
+                .containsEntry("ssl.key.password", "kp-secret")
                 .doesNotContainKey("ssl.keystore.location");
         assertThat(c.kafka().toString()).doesNotContain("KEY-PEM", "kp\"", "=kp");
     }
@@ -291,7 +291,7 @@ class LibrdkafkaTranslationTest {
     @Test
     void noMskIamWithoutOauthbearer() {
         assertThat(TestEnv.load("KAFKA_CONSUMER_SASL_MECHANISMS", "PLAIN", "KAFKA_CONSUMER_SASL_USERNAME", "u",
-                "KAFKA_CONSUMER_SASL_PASSWORD", "p").kafka().mskIam()).isEmpty();
+                "KAFKA_CONSUMER_SASL_PASSWORD", "p-secret").kafka().mskIam()).isEmpty();
     }
 
     // ---- the table against the Java client ----
@@ -313,7 +313,7 @@ class LibrdkafkaTranslationTest {
         Path ca = Files.writeString(dir.resolve("ca2.pem"), "-----BEGIN CERTIFICATE-----\n");
         MillpondConfig c = TestEnv.load("KAFKA_CONSUMER_SECURITY_PROTOCOL", "sasl_ssl",
                 "KAFKA_CONSUMER_SASL_MECHANISMS", "SCRAM-SHA-512", "KAFKA_CONSUMER_SASL_USERNAME", "u",
-                "KAFKA_CONSUMER_SASL_PASSWORD", "p\"w", "KAFKA_CONSUMER_SSL_CA_LOCATION", ca.toString(),
+                "KAFKA_CONSUMER_SASL_PASSWORD", "p\"w-secret", "KAFKA_CONSUMER_SSL_CA_LOCATION", ca.toString(),
                 "KAFKA_CONSUMER_SSL_ENDPOINT_IDENTIFICATION_ALGORITHM", "none",
                 "KAFKA_CONSUMER_QUEUED_MAX_MESSAGES_KBYTES", "8192",
                 "KAFKA_CONSUMER_CONNECTIONS_MAX_IDLE_MS", "0");
@@ -329,7 +329,7 @@ class LibrdkafkaTranslationTest {
         // The JAAS text parses with the escaped quote intact.
         var jaas = org.apache.kafka.common.security.JaasContext.loadClientContext(cfg.values());
         assertThat(jaas.configurationEntries()).singleElement()
-                .satisfies(e -> assertThat(e.getOptions().get("password")).isEqualTo("p\"w"));
+                .satisfies(e -> assertThat(e.getOptions().get("password")).isEqualTo("p\"w-secret"));
     }
 
     /**

@@ -65,20 +65,111 @@ class SecretRedactorTest {
         Random random = new Random(7);
         String[] secrets = {"pg-S3cret'pw", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "sasl-pa\"ss", "iv-token-123",
                 "phc_abcdefgh"};
+        // Anything around a secret, as long as the secret stands as a token of its own (see the next test).
         String alphabet = "abc XYZ=:'\"\\/,;()[]{}\n\t_-";
+        String separators = " =:'\"\\/,;()[]{}\n\t-";
         for (int i = 0; i < 5_000; i++) {
             StringBuilder text = new StringBuilder();
             for (int part = 0; part < 4; part++) {
                 for (int n = random.nextInt(12); n > 0; n--) {
                     text.append(alphabet.charAt(random.nextInt(alphabet.length())));
                 }
+                text.append(separators.charAt(random.nextInt(separators.length())));
                 text.append(secrets[random.nextInt(secrets.length)]);
+                text.append(separators.charAt(random.nextInt(separators.length())));
             }
             String out = redactor.redact(text.toString());
             for (String secret : secrets) {
                 assertThat(out).as("input %s", text).doesNotContain(secret);
             }
         }
+    }
+
+    @Test
+    void generatedSecretsAreMaskedAsWholeTokensButNotInsideLongerIdentifiers() {
+        Random random = new Random(11);
+        String word = "abcdefghijklmnopqrstuvwxyz0123456789";
+        for (int i = 0; i < 2_000; i++) {
+            StringBuilder secret = new StringBuilder();
+            for (int n = 4 + random.nextInt(12); n > 0; n--) {
+                secret.append(word.charAt(random.nextInt(word.length())));
+            }
+            String s = secret.toString();
+            SecretRedactor r = SecretRedactor.fromEnvironment(Map.of("DUCKLAKE_RDS_PASSWORD", s));
+            String identifier = "__" + s + "_metadata_lake";
+            String line = "table " + identifier + " at s3://b/" + s + "/x: " + s + ".";
+            String out = r.redact(line);
+            assertThat(out).as(line).isEqualTo("table " + identifier + " at s3://b/***/x: ***.");
+        }
+    }
+
+    @Test
+    void aPasswordThatIsAlsoAWordInNamesLeavesTheNamesAlone() {
+        SecretRedactor r = SecretRedactor.fromEnvironment(Map.of("DUCKLAKE_RDS_PASSWORD", "ducklake"));
+        String line = "Catalog error: table __ducklake_metadata_lake.ducklake_snapshot missing; Unable to connect to "
+                + "Postgres at \"host='db' port='5432' dbname='ducklake' user='ducklake' password='ducklake'\"";
+        assertThat(r.redact(line)).isEqualTo("Catalog error: table __ducklake_metadata_lake.ducklake_snapshot missing;"
+                + " Unable to connect to Postgres at \"host='db' port='5432' dbname='ducklake' user='ducklake'"
+                + " password='***'\"");
+        assertThat(r.redact("the password is ducklake")).isEqualTo("the password is ***");
+    }
+
+    @Test
+    void aBarePasswordOfSeveralWordsIsMaskedWhole() {
+        SecretRedactor none = SecretRedactor.fromEnvironment(Map.of());
+        assertThat(none.redact("password=two words")).isEqualTo("password=***");
+        assertThat(none.redact("password=two words host=db")).isEqualTo("password=*** host=db");
+        assertThat(none.redact("{\"password\": \"a b\", \"user\": \"u\"}")).isEqualTo("{\"password\": \"***\", \"user\": \"u\"}");
+        Random random = new Random(5);
+        for (int i = 0; i < 1_000; i++) {
+            String[] words = new String[1 + random.nextInt(4)];
+            for (int w = 0; w < words.length; w++) {
+                words[w] = Long.toString(random.nextLong() & Long.MAX_VALUE, 36);
+            }
+            String password = String.join(" ", words);
+            String out = none.redact("connect failed: password=" + password);
+            for (String w : words) {
+                assertThat(out).as(password).doesNotContain(w);
+            }
+        }
+    }
+
+    @Test
+    void userInfoInUrlsIsMasked() {
+        SecretRedactor none = SecretRedactor.fromEnvironment(Map.of());
+        assertThat(none.redact("HOGLAKE_URL=https://svc:hunter2@hoglake:8080/ unreachable"))
+                .isEqualTo("HOGLAKE_URL=https://svc:***@hoglake:8080/ unreachable");
+        assertThat(none.redact("Push to http://u:p%40ss@pushgateway:9091/metrics/job/x failed"))
+                .isEqualTo("Push to http://u:***@pushgateway:9091/metrics/job/x failed");
+        assertThat(none.redact("GET https://ghp_abcdef@github.com/x")).isEqualTo("GET https://***@github.com/x");
+        assertThat(none.redact("s3://bucket/prefix/a@b.parquet and http://host:8080/x"))
+                .isEqualTo("s3://bucket/prefix/a@b.parquet and http://host:8080/x");
+    }
+
+    @Test
+    void pemPrivateKeysAreMaskedByShapeAndByValueLineByLine() {
+        String pem = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nBKcwggSjAgEAAoIBAQC7\n"
+                + "-----END PRIVATE KEY-----\n";
+        SecretRedactor none = SecretRedactor.fromEnvironment(Map.of());
+        assertThat(none.redact("bad key: " + pem)).doesNotContain("MIIEvQ").doesNotContain("BKcwgg")
+                .contains("-----BEGIN PRIVATE KEY-----***-----END PRIVATE KEY-----");
+        SecretRedactor known = SecretRedactor.fromEnvironment(Map.of("KAFKA_CONSUMER_SSL_KEY_PEM", pem));
+        assertThat(known.redact("line: MIIEvQIBADANBgkqhkiG9w0BAQEFAASC")).isEqualTo("line: ***");
+        assertThat(known.redact("BKcwggSjAgEAAoIBAQC7 was the key")).isEqualTo("*** was the key");
+    }
+
+    @Test
+    void shortValuesAreNotKnownLiterallyBecauseStartupRefusesThem() {
+        SecretRedactor r = SecretRedactor.fromEnvironment(Map.of("DUCKLAKE_RDS_PASSWORD", "abc"));
+        assertThat(r.toString()).contains("0 known values");
+        assertThat(r.redact("password='abc'")).isEqualTo("password='***'");
+    }
+
+    @Test
+    void variablesThatNameWhereATokenComesFromAreNotSecrets() {
+        SecretRedactor r = SecretRedactor.fromEnvironment(Map.of(
+                "KAFKA_CONSUMER_SASL_OAUTHBEARER_TOKEN_ENDPOINT_URL", "https://idp.example/token"));
+        assertThat(r.redact("fetching https://idp.example/token")).isEqualTo("fetching https://idp.example/token");
     }
 
     @Test

@@ -72,6 +72,34 @@ public final class Postgres implements AutoCloseable {
         }
     }
 
+    /**
+     * A server of its own (not the shared one) with TLS on, using this certificate and key; with {@code tlsOnly} its
+     * pg_hba.conf accepts TCP connections over TLS only ({@code hostssl}), so a client that will not use TLS is
+     * refused. Authentication is {@code trust}, as on the shared server: these servers test transport, not passwords.
+     */
+    public static Postgres startWithTls(java.nio.file.Path certificate, java.nio.file.Path key, boolean tlsOnly) {
+        QuietLogging.apply();
+        try {
+            java.nio.file.Path hba = java.nio.file.Files.createTempFile("pg_hba", ".conf");
+            String tcp = tlsOnly ? "hostssl" : "host";
+            java.nio.file.Files.writeString(hba, "local all all trust\n" + tcp + " all all 127.0.0.1/32 trust\n"
+                    + tcp + " all all ::1/128 trust\n");
+            EmbeddedPostgres server = EmbeddedPostgres.builder()
+                    .setServerConfig("listen_addresses", LoopbackPorts.HOST)
+                    .setServerConfig("max_connections", "50")
+                    .setServerConfig("fsync", "off")
+                    .setServerConfig("ssl", "on")
+                    .setServerConfig("ssl_cert_file", certificate.toAbsolutePath().toString())
+                    .setServerConfig("ssl_key_file", key.toAbsolutePath().toString())
+                    .setServerConfig("hba_file", hba.toAbsolutePath().toString())
+                    .setRegisterShutdownHook(false)
+                    .start();
+            return new Postgres(server, server.getPort());
+        } catch (IOException e) {
+            throw new UncheckedIOException("embedded PostgreSQL with TLS did not start", e);
+        }
+    }
+
     public String host() {
         return LoopbackPorts.HOST;
     }

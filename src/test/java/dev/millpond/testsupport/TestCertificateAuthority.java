@@ -66,6 +66,44 @@ public final class TestCertificateAuthority {
         return new BrokerKeystore(keystore, PASSWORD);
     }
 
+    /**
+     * A server certificate (for {@code 127.0.0.1} and {@code localhost}, signed by this CA) and its unencrypted
+     * PKCS#8 key as PEM files, as a Postgres server takes them ({@code ssl_cert_file}, {@code ssl_key_file}; the key
+     * readable by its owner only).
+     */
+    public ServerPem issueServerPem() {
+        BrokerKeystore keystore = issueBrokerKeystore();
+        try {
+            java.security.KeyStore store = java.security.KeyStore.getInstance("PKCS12");
+            try (var in = java.nio.file.Files.newInputStream(keystore.location())) {
+                store.load(in, PASSWORD.toCharArray());
+            }
+            java.security.Key key = store.getKey("broker", PASSWORD.toCharArray());
+            java.security.cert.Certificate certificate = store.getCertificate("broker");
+            Path cert = directory.resolve("server.crt");
+            Path keyFile = directory.resolve("server.key");
+            java.nio.file.Files.writeString(cert, pem("CERTIFICATE", certificate.getEncoded()));
+            java.nio.file.Files.writeString(keyFile, pem("PRIVATE KEY", key.getEncoded()));
+            java.nio.file.Files.setPosixFilePermissions(keyFile,
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+            return new ServerPem(cert, keyFile);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException("could not read the server key back", e);
+        }
+    }
+
+    private static String pem(String type, byte[] der) {
+        return "-----BEGIN " + type + "-----\n"
+                + java.util.Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der)
+                + "\n-----END " + type + "-----\n";
+    }
+
+    /** A server certificate and key, PEM encoded. */
+    public record ServerPem(Path certificate, Path key) {
+    }
+
     /** A broker's PKCS#12 keystore; the key password equals the store password. */
     public record BrokerKeystore(Path location, String password) {
     }

@@ -13,6 +13,8 @@ import dev.millpond.maintenance.MaintenanceSettings;
 import dev.millpond.maintenance.OffsetsAudit;
 import dev.millpond.maintenance.PushgatewayTiming;
 import dev.millpond.maintenance.QueuedFile;
+import dev.millpond.observability.SecretRedactor;
+import dev.millpond.observability.ToolLogging;
 import org.jboss.logging.Logger;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -52,10 +54,7 @@ public final class MaintenanceCli {
     }
 
     public static void main(String[] args) {
-        // Logs go to stderr through java.util.logging: the jar also carries the JBoss LogManager, which only
-        // Quarkus configures, so left to choose, JBoss Logging would log into an unconfigured manager and print nothing.
-        System.setProperty("org.jboss.logging.provider", "jdk");
-        System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tFT%1$tT %4$s [%3$s] %5$s%6$s%n");
+        ToolLogging.install(System.getenv());
         System.exit(run(System.getenv(), new PrintWriter(System.out, true), args));
     }
 
@@ -63,9 +62,10 @@ public final class MaintenanceCli {
     public static int run(Map<String, String> env, PrintWriter out, String... args) {
         CommandLine cli = new CommandLine(new MaintenanceCli(env, out));
         cli.setOut(out);
+        SecretRedactor redactor = SecretRedactor.fromEnvironment(env);
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-            commandLine.getErr().println("ducklake-maintenance " + parseResult.subcommand().commandSpec().name()
-                    + " failed: " + e.getMessage());
+            commandLine.getErr().println(redactor.redact("ducklake-maintenance "
+                    + parseResult.subcommand().commandSpec().name() + " failed: " + e.getMessage()));
             return 1;
         });
         return cli.execute(args);

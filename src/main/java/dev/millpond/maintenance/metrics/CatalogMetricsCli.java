@@ -3,6 +3,8 @@ package dev.millpond.maintenance.metrics;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.millpond.maintenance.MaintenanceSettings;
+import dev.millpond.observability.SecretRedactor;
+import dev.millpond.observability.ToolLogging;
 import org.jboss.logging.Logger;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -82,16 +84,16 @@ public final class CatalogMetricsCli implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
-        System.setProperty("org.jboss.logging.provider", "jdk");
-        System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tFT%1$tT %4$s [%3$s] %5$s%6$s%n");
+        ToolLogging.install(System.getenv());
         System.exit(command(System.getenv(), new PrintWriter(System.out, true)).execute(args));
     }
 
     public static CommandLine command(Map<String, String> env, PrintWriter out) {
         CommandLine cli = new CommandLine(new CatalogMetricsCli(env, out));
         cli.setOut(out);
+        SecretRedactor redactor = SecretRedactor.fromEnvironment(env);
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-            commandLine.getErr().println("ducklake-metrics failed: " + e.getMessage());
+            commandLine.getErr().println(redactor.redact("ducklake-metrics failed: " + e.getMessage()));
             return 1;
         });
         return cli;

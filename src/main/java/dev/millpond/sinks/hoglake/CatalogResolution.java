@@ -20,8 +20,7 @@ final class CatalogResolution {
     static CatalogInfo resolve(HoglakeCatalogClient client, String url, String catalog, Optional<String> dataPath) {
         CatalogReply<CatalogInfo> read = client.catalog(catalog);
         if (read.ok()) {
-            warnOnOtherDataPath(read.value(), dataPath);
-            return read.value();
+            return checked(read.value(), dataPath);
         }
         CatalogFailure failure = read.failure();
         if (!failure.isNotFound()) {
@@ -35,13 +34,12 @@ final class CatalogResolution {
         CatalogReply<CatalogInfo> created = client.createCatalog(catalog, dataPath.get());
         if (created.ok()) {
             LOG.infof("Created hoglake catalog '%s' with data_path %s", catalog, dataPath.get());
-            return created.value();
+            return checked(created.value(), dataPath);
         }
         if (created.failure().isAlreadyExists()) {
             CatalogReply<CatalogInfo> again = client.catalog(catalog);
             if (again.ok()) {
-                warnOnOtherDataPath(again.value(), dataPath);
-                return again.value();
+                return checked(again.value(), dataPath);
             }
             throw new HoglakeStartupException("Cannot resolve hoglake catalog '" + catalog + "' at " + url
                     + " after another writer created it: " + again.failure());
@@ -50,13 +48,55 @@ final class CatalogResolution {
                 + dataPath.get() + " at " + url + ": " + created.failure() + " — check HOGLAKE_DATA_PATH");
     }
 
-    /** The catalog's data path was frozen when it was created; HOGLAKE_DATA_PATH only matters for creation. */
-    private static void warnOnOtherDataPath(CatalogInfo info, Optional<String> dataPath) {
-        if (dataPath.isPresent() && !strip(dataPath.get()).equals(strip(info.dataPath()))) {
-            LOG.warnf("Hoglake catalog '%s' has data_path %s; HOGLAKE_DATA_PATH=%s is only used to create a missing"
-                    + " catalog, so files go under the catalog's own path", info.name(), info.dataPath(),
-                    dataPath.get());
+    /**
+     * The control plane's {@code data_path} decides where every file is uploaded, so it is checked before use: an
+     * {@code s3://bucket[/prefix]} URI without empty, {@code .} or {@code ..} segments, whitespace or control
+     * characters; and when HOGLAKE_DATA_PATH is set, the same path (a catalog whose path differs is not the one this
+     * deployment was configured for).
+     */
+    static CatalogInfo checked(CatalogInfo info, Optional<String> dataPath) {
+        String path = info.dataPath();
+        if (!wellFormed(path)) {
+            throw new HoglakeStartupException("Hoglake catalog '" + info.name() + "' has a malformed data_path "
+                    + (path == null ? "(none)" : "'" + printable(path) + "'") + " (expected s3://bucket/prefix without empty,"
+                    + " . or .. segments) — refusing to upload anywhere under it");
         }
+        if (dataPath.isPresent() && !strip(dataPath.get()).equals(strip(path))) {
+            throw new HoglakeStartupException("Hoglake catalog '" + info.name() + "' has data_path " + path
+                    + " but HOGLAKE_DATA_PATH=" + dataPath.get() + " — fix HOGLAKE_DATA_PATH (or unset it to use the"
+                    + " catalog's own path)");
+        }
+        return info;
+    }
+
+    /** Control characters as escapes, so the refusal stays one line. */
+    private static String printable(String text) {
+        StringBuilder out = new StringBuilder();
+        text.codePoints().forEach(c -> {
+            if (c < ' ' || c == 0x7f) {
+                out.append(String.format("\\u%04x", c));
+            } else {
+                out.appendCodePoint(c);
+            }
+        });
+        return out.toString();
+    }
+
+    static boolean wellFormed(String path) {
+        if (path == null || !path.startsWith("s3://") || path.chars().anyMatch(c -> c <= ' ' || c == 0x7f)) {
+            return false;
+        }
+        String rest = path.substring("s3://".length());
+        if (rest.endsWith("/")) {
+            rest = rest.substring(0, rest.length() - 1);
+        }
+        String[] segments = rest.split("/", -1);
+        for (String segment : segments) {
+            if (segment.isEmpty() || segment.equals(".") || segment.equals("..")) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String strip(String path) {

@@ -1,0 +1,140 @@
+package dev.millpond.maintenance;
+
+import dev.millpond.testsupport.FaultRelay;
+import dev.millpond.testsupport.Services;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The image's command-line tools, run as processes the way a CronJob and the exporter Deployment run them, with the
+ * catalog behind a {@link FaultRelay} that is cut off in the middle of their work: what they print on stdout and
+ * stderr while DuckDB and the JDBC driver fail carries no password. Each run also shows that the failure path
+ * really printed the connection string, masked (a check that could not see a leak would prove nothing).
+ */
+class ToolSecretsTest {
+
+    private static final Duration PATIENCE = Duration.ofSeconds(120);
+
+    private MaintenanceFixture lake;
+    private FaultRelay catalog;
+    private String password;
+    private Map<String, String> env;
+    private final List<Process> processes = new ArrayList<>();
+    private Path logs;
+
+    @BeforeEach
+    void aLakeBehindARelayWithAPasswordOfItsOwn() throws Exception {
+        lake = new MaintenanceFixture();
+        for (int i = 0; i < 4; i++) {
+            lake.flush(200, 64);
+        }
+        password = "Pw-" + UUID.randomUUID();
+        String role = Services.uniqueName("tool_role");
+        try (Connection c = Services.postgres().connect("postgres"); Statement s = c.createStatement()) {
+            s.execute("CREATE ROLE " + role + " LOGIN SUPERUSER PASSWORD '" + password + "'");
+        }
+        catalog = FaultRelay.start("tool-catalog", Services.postgres().host(), Services.postgres().port());
+        env = new java.util.HashMap<>(lake.env);
+        env.put("DUCKLAKE_RDS_HOST", catalog.host());
+        env.put("DUCKLAKE_RDS_PORT", String.valueOf(catalog.port()));
+        env.put("DUCKLAKE_RDS_USERNAME", role);
+        env.put("DUCKLAKE_RDS_PASSWORD", password);
+        logs = Files.createTempDirectory("tool-secrets");
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        for (Process p : processes) {
+            p.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        }
+        catalog.close();
+        lake.close();
+    }
+
+    private record Output(Path out, Path err) {
+        String stdout() throws IOException {
+            return Files.readString(out, StandardCharsets.UTF_8);
+        }
+
+        String stderr() throws IOException {
+            return Files.readString(err, StandardCharsets.UTF_8);
+        }
+    }
+
+    /** The tool's main in a JVM of its own, with this test's class path and only {@link #env} as environment. */
+    private Output start(String name, String main, String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "--add-opens=java.base/java.nio=ALL-UNNAMED", "-Xmx256m", "-cp",
+                System.getProperty("java.class.path"), main));
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command);
+        pb.environment().keySet().removeIf(k -> !k.equals("PATH") && !k.equals("HOME") && !k.equals("JAVA_HOME"));
+        pb.environment().putAll(env);
+        Output output = new Output(logs.resolve(name + ".out"), logs.resolve(name + ".err"));
+        pb.redirectOutput(output.out().toFile());
+        pb.redirectError(output.err().toFile());
+        processes.add(pb.start());
+        return output;
+    }
+
+    private Process last() {
+        return processes.get(processes.size() - 1);
+    }
+
+    private static void await(String what, Output output, Predicate<String> stderr) throws Exception {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (!stderr.test(output.stderr())) {
+            assertThat(System.nanoTime()).as("waiting for %s; stderr so far:%n%s", what, output.stderr())
+                    .isLessThan(deadline);
+            Thread.sleep(100);
+        }
+    }
+
+    private void assertNoPassword(Output output) throws IOException {
+        assertThat(output.stdout()).as("stdout").doesNotContain(password);
+        assertThat(output.stderr()).as("stderr").doesNotContain(password);
+        assertThat(output.stderr()).as("stderr").doesNotContain(password.substring(3, 20));
+    }
+
+    @Test
+    void theMaintenanceCliCutOffMidCompactionPrintsNoPassword() throws Exception {
+        catalog.delay(Duration.ofMillis(30));
+        Output output = start("compact", "dev.millpond.maintenance.cli.MaintenanceCli", "compact", "--tier", "1");
+        await("the candidates (the lake is attached)", output, err -> err.contains("candidate(s)"));
+        catalog.stop();
+        assertThat(last().waitFor(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("the CLI exits").isTrue();
+        System.out.println("[tool-secrets] compact exit " + last().exitValue() + "\n" + output.stderr());
+        assertNoPassword(output);
+        assertThat(output.stderr()).as("the failure was reported").contains("failed");
+    }
+
+    @Test
+    void theMetricsExporterWithItsCatalogGoneMidRunPrintsNoPassword() throws Exception {
+        catalog.delay(Duration.ofMillis(30));
+        Output output = start("exporter", "dev.millpond.maintenance.metrics.CatalogMetricsCli", "--tenant", "t1",
+                "--once");
+        await("the connection", output, err -> err.contains("Connected to the lake"));
+        catalog.stop();
+        assertThat(last().waitFor(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("the exporter exits").isTrue();
+        System.out.println("[tool-secrets] exporter exit " + last().exitValue() + "\n" + output.stderr());
+        assertNoPassword(output);
+        assertThat(output.stderr()).as("the failures were reported").contains("Query ").contains("failed");
+    }
+}
