@@ -11,7 +11,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 
 /**
  * One maintenance run's two connections: DuckDB with the lake attached as {@code lake} (for DuckLake's own
@@ -58,12 +57,8 @@ public final class LakeSession implements AutoCloseable {
     }
 
     static Connection openCatalog(MaintenanceSettings settings, String purpose) throws SQLException {
-        Properties props = settings.jdbcProperties(applicationName(purpose));
-        // The driver itself rather than DriverManager, which refuses a driver from another class loader.
-        Connection c = new org.postgresql.Driver().connect(MaintenanceSettings.JDBC_URL, props);
-        if (c == null) {
-            throw new SQLException("the Postgres JDBC driver refused " + MaintenanceSettings.JDBC_URL);
-        }
+        // A data source rather than DriverManager, which also refuses a driver from another class loader.
+        Connection c = settings.catalogDataSource(applicationName(purpose)).getConnection();
         c.setAutoCommit(true);
         return c;
     }

@@ -17,8 +17,6 @@ public record MaintenanceSettings(LakeAttachment attachment, CatalogLocation.Pos
 
     /** Where the image bakes the DuckDB extensions, as for the writer. */
     static final String DEFAULT_EXTENSION_DIR = "/opt/millpond/duckdb-extensions";
-    /** Names no host, port or database: those come from {@link #jdbcProperties}. */
-    static final String JDBC_URL = "jdbc:postgresql:";
 
     public static MaintenanceSettings fromEnvironment(Map<String, String> env) {
         LakeAccessConfig c = LakeAccessConfig.fromEnvironment(env);
@@ -37,21 +35,21 @@ public record MaintenanceSettings(LakeAttachment attachment, CatalogLocation.Pos
     }
 
     /**
-     * The catalog session's connection properties for the Postgres JDBC driver: every value a property of its own
-     * (with the URL {@code jdbc:postgresql:} naming nothing), so no value can add a driver parameter.
+     * The catalog session's data source for the Postgres JDBC driver: every value set as a typed driver property
+     * (the driver encodes each one itself), never spliced into a URL, so no value can add a driver parameter.
      */
-    java.util.Properties jdbcProperties(String applicationName) {
-        java.util.Properties props = new java.util.Properties();
-        props.setProperty("PGHOST", catalog.host());
-        props.setProperty("PGPORT", catalog.port());
-        props.setProperty("PGDBNAME", catalog.database());
-        props.setProperty("user", catalog.user());
-        props.setProperty("password", catalog.password());
-        props.setProperty("ApplicationName", applicationName);
-        props.setProperty("sslmode", catalog.sslMode());
+    org.postgresql.ds.PGSimpleDataSource catalogDataSource(String applicationName) {
+        org.postgresql.ds.PGSimpleDataSource ds = new org.postgresql.ds.PGSimpleDataSource();
+        ds.setServerNames(new String[]{catalog.displayHost()});
+        ds.setPortNumbers(new int[]{Integer.parseInt(catalog.port())});
+        ds.setDatabaseName(catalog.database());
+        ds.setUser(catalog.user());
+        ds.setPassword(catalog.password());
+        ds.setApplicationName(applicationName);
+        ds.setSslmode(catalog.sslMode());
         if (!catalog.sslRootCert().isEmpty()) {
-            props.setProperty("sslrootcert", catalog.sslRootCert());
+            ds.setSslRootCert(catalog.sslRootCert());
         }
-        return props;
+        return ds;
     }
 }
