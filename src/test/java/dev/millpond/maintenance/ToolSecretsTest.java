@@ -120,18 +120,43 @@ class ToolSecretsTest {
         assertThat(output.stderr()).as("stderr").doesNotContain(password.substring(3, 20));
     }
 
+    /**
+     * The CLI cut off mid-command: the moment the command holds the maintenance lock (seen directly on the catalog,
+     * so the lake is attached and the answer is still in the slowed relay), the catalog stops taking connections and
+     * DuckDB's idle ones are ended on the server; the CHECKPOINT that follows needs a new catalog connection, which
+     * fails — where DuckDB prints the libpq string.
+     */
     @Test
     void theMaintenanceCliCutOffMidCommandPrintsNoPassword() throws Exception {
-        catalog.delay(Duration.ofMillis(30));
+        catalog.delay(Duration.ofMillis(50));
         Output output = start("checkpoint", "dev.millpond.maintenance.cli.MaintenanceCli", "checkpoint");
-        await("the CHECKPOINT to start (the lake is attached)", output, err -> err.contains("Running CHECKPOINT"));
-        catalog.stop();
+        try (Connection direct = Services.postgres().connect(lake.lake.catalogDatabase())) {
+            long deadline = System.nanoTime() + PATIENCE.toNanos();
+            while (queryLong(direct, "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted") == 0) {
+                assertThat(System.nanoTime()).as("the CLI takes the maintenance lock; stderr:%n%s", output.stderr())
+                        .isLessThan(deadline);
+                Thread.sleep(5);
+            }
+            catalog.refuseNewConnections();
+            try (Statement s = direct.createStatement()) {
+                s.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '"
+                        + env.get("DUCKLAKE_RDS_USERNAME") + "' AND application_name NOT LIKE 'millpond-maintenance%'"
+                        + " AND pid <> pg_backend_pid()");
+            }
+        }
         assertThat(last().waitFor(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("the CLI exits").isTrue();
         System.out.println("[tool-secrets] checkpoint exit " + last().exitValue() + "\n" + output.stderr());
         assertThat(last().exitValue()).as("the command failed").isEqualTo(1);
         assertNoPassword(output);
         assertThat(output.stderr()).as("DuckDB's connection string was printed, masked")
                 .contains("ducklake-maintenance checkpoint failed: ").contains("password='***'");
+    }
+
+    private static long queryLong(Connection c, String sql) throws java.sql.SQLException {
+        try (Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
     }
 
     @Test

@@ -101,6 +101,19 @@ public final class FaultRelay implements AutoCloseable {
         LOG.log(System.Logger.Level.INFO, "relay {0} down", name);
     }
 
+    /**
+     * New connections are refused from now on, while open ones keep working (a failover that leaves established
+     * sessions alone); {@link #start()} accepts again.
+     */
+    public synchronized void refuseNewConnections() {
+        ServerSocket s = server;
+        server = null;
+        if (s != null) {
+            closeQuietly(s);
+        }
+        LOG.log(System.Logger.Level.INFO, "relay {0} refusing new connections", name);
+    }
+
     /** Resets (TCP RST) every open connection; new ones are accepted as usual. */
     public void resetConnections() {
         for (Socket socket : sockets) {
