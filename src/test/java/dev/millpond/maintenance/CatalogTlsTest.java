@@ -82,7 +82,7 @@ class CatalogTlsTest {
     private static Connection writerAttachment(Map<String, String> env) throws SQLException {
         var lake = ConfigLoader.load(env).ducklake();
         return new LakeAttachment(lake.connection(), CatalogLocation.Postgres.of(lake.catalog()), lake.dataPath(),
-                List.of(), 10, Optional.empty(), DuckDbExtensions.directory()).open();
+                List.of(), 10, Optional.empty(), DuckDbExtensions.directory(), false).open();
     }
 
     private static boolean overTls(Connection catalog) throws SQLException {
