@@ -31,31 +31,32 @@ import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 
 /**
- * End-to-end throughput and memory of the packaged app on the real stack: a KRaft broker, a Postgres catalog and an
- * S3 server (all in this JVM), and millpond as its own process, draining a backlog produced beforehand.
+ * End-to-end cost of the packaged app on the real stack — a KRaft broker, a Postgres catalog and an S3 server (all in
+ * this JVM) — with millpond as its own process run as the shipped pod runs it: inside a cgroup v1 memory group with
+ * the StatefulSet's memory limit ({@code kubernetes/statefulset.yaml}), with the runtime image's {@code JAVA_OPTS} and
+ * environment ({@code ENV} lines of {@code src/main/docker/Dockerfile.jvm}), draining a backlog produced beforehand.
  *
- * <p>Prints: records/s and MB/s from the first consumed record to the last written one (and the steady rate, up to
- * the last size-triggered flush, which leaves out the tail's wait for the time trigger); a bare {@code KafkaConsumer}'s
- * drain rate of the same topic and the ratio; the per-flush phase times from the app's {@code Flush:} lines (poll,
- * convert, stages, unify, sort, write, commit); the app's RSS sampled from /proc (peak and the median once the first
- * flush is done); and the app's GC pause time. Run with {@code ./mvnw -B -Pbench package}. Knobs:
+ * <p>Per run it prints: whole-process CPU (user+sys from /proc) up to the first consumed record (startup) and from
+ * there to the last written record, per record; CPU by thread; GC collections and time (jstat); records/s and MB/s;
+ * peak RSS (VmHWM) and the cgroup's {@code memory.max_usage_in_bytes} and {@code memory.failcnt}; the per-flush phase
+ * times from the app's {@code Flush:} lines; a bare {@code KafkaConsumer}'s drain rate of the same topic. The same for
+ * each producer compression, and a summary table at the end. Run with {@code ./mvnw -B -Pbench package}. Knobs:
  * <ul>
  *   <li>{@code -Dbench.events=1000000}, {@code -Dbench.partitions=8};</li>
+ *   <li>{@code -Dbench.compression=none,lz4,zstd}: the producer's {@code compression.type}, one topic each;</li>
  *   <li>{@code -Dbench.corpus=posthog} (default: ~1.18 KB PostHog-shaped events, {@link PostHogEvents}) or
  *       {@code small} (~310-byte events, {@link SampleEvents});</li>
- *   <li>{@code -Dbench.jvm="-Xmx614m"}: the app's JVM options (default: the image's for a 1 GiB limit);</li>
+ *   <li>{@code -Dbench.jvm="-XX:+UnlockDiagnosticVMOptions …"}: added after the image's {@code JAVA_OPTS}, as
+ *       {@code JAVA_OPTS_APPEND} is;</li>
+ *   <li>{@code -Dbench.apps=before=/tmp/a/quarkus-run.jar,after=target/quarkus-app/quarkus-run.jar} and
+ *       {@code -Dbench.rounds=2}: several builds, alternated run by run on the same topics, for before/after figures
+ *       on a machine whose load varies;</li>
  *   <li>{@code -Dbench.args="FLUSH_SIZE=10000000 MILLPOND_LAKE_OFFSETS=false"}: any variable of the app under test
- *       (defaults: {@code FLUSH_INTERVAL_MS=5000}, {@code MILLPOND_MEMORY_LIMIT=1Gi} as the pod's limit and the
- *       image's {@code MALLOC_ARENA_MAX=2}).</li>
+ *       (defaults: {@code FLUSH_INTERVAL_MS=5000}, {@code MILLPOND_MEMORY_LIMIT} the StatefulSet's limit, which the pod
+ *       reads from its own cgroup, and the image's environment).</li>
  * </ul>
  */
 public final class PipelineBenchmark {
-
-    /**
-     * The JVM options of {@code src/main/docker/Dockerfile.jvm} as they work out in a 1 GiB container: the heap is
-     * 20 % of the limit (there is no cgroup here for {@code MaxRAMPercentage} to read, so it is spelled out).
-     */
-    static final String IMAGE_JVM_OPTIONS = "-Xmx205m -XX:+UseSerialGC -Djdk.nio.maxCachedBufferSize=262144";
 
     private static final Pattern FLUSH_LINE = Pattern.compile("Flush: (\\d+) records, (\\d+) bytes.*?elapsed=([0-9.]+)s"
             + "(?: \\(poll=([0-9.]+)s convert=([0-9.]+)s stages=([0-9.]+)s unify=([0-9.]+)s sort=([0-9.]+)s"
@@ -63,47 +64,118 @@ public final class PipelineBenchmark {
     /** {@code wait} (the pump standing still for an overlapped write) is only logged by builds that overlap. */
     private static final String[] PHASES = {"poll", "convert", "stages", "unify", "sort", "write", "commit", "wait"};
 
+    /** One run's figures, for the summary. */
+    private record Result(String app, String compression, int records, double seconds, double mb, double startupCpu,
+                          double cpu, long gcs, double gcSeconds, long fullGcs, long peakRssKb, long cgroupMaxBytes,
+                          long failCount, long oomKills, String load) {
+    }
+
+    private static int runs;
+
     public static void main(String[] args) throws Exception {
         int events = Integer.getInteger("bench.events", 1_000_000);
         int partitions = Integer.getInteger("bench.partitions", 8);
         boolean small = System.getProperty("bench.corpus", "posthog").equals("small");
-        List<String> jvm = Arrays.asList(System.getProperty("bench.jvm", IMAGE_JVM_OPTIONS).trim().split("\\s+"));
+        PodShape pod = PodShape.read(Path.of(""));
+        List<String> jvm = new ArrayList<>(pod.jvmOptions());
+        String extra = System.getProperty("bench.jvm", "").trim();
+        if (!extra.isEmpty() && !extra.equals("-")) {
+            jvm.addAll(Arrays.asList(extra.split("\\s+")));
+        }
+        MemoryCgroup.create("millpond-bench-probe", pod.memoryLimitBytes()).close(); // fail before producing anything
+        Map<String, String> apps = new LinkedHashMap<>();
+        for (String app : System.getProperty("bench.apps", "").split(",")) {
+            int eq = app.indexOf('=');
+            if (eq > 0) {
+                apps.put(app.substring(0, eq), app.substring(eq + 1));
+            }
+        }
+        if (apps.isEmpty()) {
+            apps.put("app", AppProcess.jar().toString());
+        }
+        System.out.printf("[bench] pod shape: memory limit %s (%,d bytes) from kubernetes/statefulset.yaml; JVM"
+                        + " options %s and environment %s from src/main/docker/Dockerfile.jvm%n", pod.memoryLimitText(),
+                pod.memoryLimitBytes(), String.join(" ", jvm), pod.processEnvironment());
         KafkaBroker kafka = Services.kafka();
         DuckLakeStack lake = Services.newDuckLake();
-        String topic = Services.uniqueName("bench");
-        kafka.createTopic(topic, partitions);
         int soakMinutes = Integer.getInteger("bench.soakMinutes", 0);
         if (soakMinutes > 0) {
-            soak(kafka, lake, topic, partitions, jvm, args, soakMinutes, Integer.getInteger("bench.rate", 10_000));
+            String topic = Services.uniqueName("bench");
+            kafka.createTopic(topic, partitions);
+            soak(kafka, lake, topic, partitions, pod, jvm, args, soakMinutes, Integer.getInteger("bench.rate", 10_000));
             System.exit(0);
         }
 
         int perPartition = events / partitions;
         int total = perPartition * partitions;
-        long t0 = System.nanoTime();
-        long producedBytes = produce(kafka, topic, partitions, perPartition, small);
-        System.out.printf("[bench] produced %,d %s events (%,.1f MB of JSON, %.0f bytes each) to %d partitions in"
-                        + " %.1fs%n", total, small ? "small" : "PostHog-shaped", producedBytes / 1e6,
-                (double) producedBytes / total, partitions, (System.nanoTime() - t0) / 1e9);
-        double bareRate = bareConsumerRate(kafka, topic, partitions, total);
-
-        Map<String, String> env = appEnvironment(kafka, lake, topic, args);
-        System.out.println("[bench] app JVM options: " + String.join(" ", jvm) + "; environment overrides: "
-                + Arrays.toString(args));
-        Path log = Path.of("target", "bench", topic + ".log");
-        Files.createDirectories(log.getParent());
-        try (AppProcess app = AppProcess.start(env, log, jvm)) {
-            measure(app, jvm, total, producedBytes, bareRate);
+        int rounds = Integer.getInteger("bench.rounds", 1);
+        List<Result> results = new ArrayList<>();
+        for (String compression : System.getProperty("bench.compression", "none,lz4,zstd").split(",")) {
+            String topic = Services.uniqueName("bench-" + compression);
+            kafka.createTopic(topic, partitions);
+            long t0 = System.nanoTime();
+            long producedBytes = produce(kafka, topic, partitions, perPartition, small, compression);
+            System.out.printf("[bench] produced %,d %s events (%,.1f MB of JSON, %.0f bytes each) to %d partitions,"
+                            + " compression.type=%s, in %.1fs%n", total, small ? "small" : "PostHog-shaped",
+                    producedBytes / 1e6, (double) producedBytes / total, partitions, compression,
+                    (System.nanoTime() - t0) / 1e9);
+            double bareRate = bareConsumerRate(kafka, topic, partitions, total);
+            for (int round = 0; round < rounds; round++) {
+                for (Map.Entry<String, String> app : apps.entrySet()) {
+                    results.add(run(app.getKey(), app.getValue(), compression, kafka, lake, topic, pod, jvm, args,
+                            total, producedBytes, bareRate));
+                }
+            }
+        }
+        System.out.printf("[bench] summary (%,d events, %d partitions; CPU = user+sys of the whole process per record,"
+                + " startup apart; load = 1/5/15-min load average at the end of the run):%n", total, partitions);
+        System.out.println("[bench] | app | compression | records/s | MB/s | CPU µs/record | startup CPU s | GCs (full)"
+                + " | GC s | peak RSS MiB | cgroup max MiB | failcnt | load |");
+        for (Result r : results) {
+            System.out.printf("[bench] | %s | %s | %,.0f | %.1f | %.1f | %.1f | %d (%d) | %.2f | %,d | %,d | %d%s | %s |%n",
+                    r.app, r.compression, r.records / r.seconds, r.mb / r.seconds, r.cpu * 1e6 / r.records,
+                    r.startupCpu, r.gcs, r.fullGcs, r.gcSeconds, r.peakRssKb / 1024, r.cgroupMaxBytes >> 20,
+                    r.failCount, r.oomKills > 0 ? " OOM-killed " + r.oomKills : "", r.load);
         }
         System.exit(0);
     }
 
+    private static Result run(String label, String jar, String compression, KafkaBroker kafka, DuckLakeStack lake,
+                              String topic, PodShape pod, List<String> jvm, String[] args, int total,
+                              long producedBytes, double bareRate) throws Exception {
+        int n = ++runs;
+        Map<String, String> env = appEnvironment(kafka, lake, topic, pod, args);
+        env.put("DUCKLAKE_TABLE", "events_" + n); // each run lands every record anew
+        env.put("GROUP_ID", "millpond-bench-" + n);
+        System.setProperty("millpond.app.jar", jar);
+        Path log = Path.of("target", "bench", topic + "-" + n + "-" + label + ".log");
+        Files.createDirectories(log.getParent());
+        System.out.printf("[bench] run %d: %s (%s) on %s, compression %s; load %s%n", n, label, jar, topic,
+                compression, ProcessSnapshot.load());
+        try (MemoryCgroup cgroup = MemoryCgroup.create("millpond-bench-" + ProcessHandle.current().pid() + "-" + n,
+                pod.memoryLimitBytes())) {
+            Result r;
+            try (AppProcess app = AppProcess.startInCgroup(env, log, jvm, cgroup.tasks())) {
+                r = measure(app, label, compression, total, producedBytes, bareRate, cgroup);
+                app.stop(Duration.ofSeconds(60));
+            }
+            System.out.printf("[bench] cgroup: memory.max_usage_in_bytes %,d MiB of the %s limit,"
+                            + " memory.failcnt %d, OOM kills %d%n", cgroup.maxUsageBytes() >> 20,
+                    pod.memoryLimitText(), cgroup.failCount(), cgroup.oomKills());
+            return new Result(r.app, r.compression, r.records, r.seconds, r.mb, r.startupCpu, r.cpu, r.gcs,
+                    r.gcSeconds, r.fullGcs, r.peakRssKb, cgroup.maxUsageBytes(), cgroup.failCount(),
+                    cgroup.oomKills(), ProcessSnapshot.load());
+        }
+    }
+
     private static Map<String, String> appEnvironment(KafkaBroker kafka, DuckLakeStack lake, String topic,
-                                                      String[] args) {
-        Map<String, String> env = MillpondEnvironment.of(kafka, lake, topic);
+                                                      PodShape pod, String[] args) {
+        Map<String, String> env = new HashMap<>(pod.processEnvironment());
+        env.putAll(MillpondEnvironment.of(kafka, lake, topic));
+        env.remove("MILLPOND_DUCKDB_EXTENSION_DIR"); // the image's path; AppProcess gives the local copy
         env.put("FLUSH_INTERVAL_MS", "5000");
-        env.put("MILLPOND_MEMORY_LIMIT", "1Gi"); // the StatefulSet's limit, which a pod reads from its cgroup
-        env.put("MALLOC_ARENA_MAX", "2");        // as the image sets it
+        // The pod reads its limit from its own cgroup; here the app would read the host's root group, so say it.
+        env.put("MILLPOND_MEMORY_LIMIT", Long.toString(pod.memoryLimitBytes()));
         // From `./mvnw -Pbench package -Dbench.args="NAME=value …"` (Maven passes them as program arguments).
         for (String arg : args) {
             for (String pair : arg.trim().split("\\s+")) {
@@ -116,17 +188,19 @@ public final class PipelineBenchmark {
         return env;
     }
 
-    private static void measure(AppProcess app, List<String> jvm, int total, long producedBytes, double bareRate)
-            throws Exception {
-        RssSampler rss = new RssSampler(app.pid(), jvm.stream().anyMatch(o -> o.startsWith("-XX:NativeMemoryTracking")));
+    private static Result measure(AppProcess app, String label, String compression, int total, long producedBytes,
+                                  double bareRate, MemoryCgroup cgroup) throws Exception {
+        RssSampler rss = new RssSampler(app.pid(), false);
         rss.start();
-        long[] first = new long[1];
-        app.await("first record consumed", Duration.ofMinutes(2), () -> {
-            boolean started = app.metric("millpond_records_consumed_total").orElse(0) > 0;
-            if (started) {
-                first[0] = System.nanoTime();
+        ProcessSnapshot[] first = new ProcessSnapshot[1];
+        double[] consumedAtFirst = new double[1];
+        app.await("first record consumed", Duration.ofMinutes(3), () -> {
+            double consumed = app.metric("millpond_records_consumed_total").orElse(0);
+            if (consumed > 0) {
+                first[0] = ProcessSnapshot.take(app.pid());
+                consumedAtFirst[0] = consumed;
             }
-            return started;
+            return consumed > 0;
         });
         List<long[]> progress = new ArrayList<>(); // {nanos, written} at each change
         app.await("every record written", Duration.ofMinutes(30), () -> {
@@ -137,71 +211,50 @@ public final class PipelineBenchmark {
             }
             return written >= total;
         });
-        double seconds = (System.nanoTime() - first[0]) / 1e9;
-        String metrics = app.metrics();
+        ProcessSnapshot end = ProcessSnapshot.take(app.pid());
         rss.finish();
-        double mb = producedBytes / 1e6;
-        System.out.printf("[bench] %,d records in %.2fs = %,.0f records/s (%,.1f MB/s of JSON)%n", total, seconds,
-                total / seconds, mb / seconds);
+        // The first snapshot is taken a poll interval after consumption began: count only the records after it.
+        int measured = (int) (total - consumedAtFirst[0]);
+        double seconds = (end.nanos() - first[0].nanos()) / 1e9;
+        double mb = producedBytes / 1e6 * measured / total;
+        double cpu = end.cpuSeconds() - first[0].cpuSeconds();
+        System.out.printf("[bench] %,d records (after the first %,.0f) in %.2fs = %,.0f records/s (%,.1f MB/s of"
+                + " JSON); load %s%n", measured, consumedAtFirst[0], seconds, measured / seconds, mb / seconds,
+                ProcessSnapshot.load());
+        System.out.printf("[bench] whole-process CPU (user+sys): startup to the first record %.1fs; then %.1fs for"
+                        + " %,d records = %.1f µs/record (%.2f cores busy)%n", first[0].cpuSeconds(), cpu, measured,
+                cpu * 1e6 / measured, cpu / seconds);
+        StringBuilder threads = new StringBuilder("[bench] CPU by thread (s, after the first record):");
+        end.threadSecondsSince(first[0]).entrySet().stream()
+                .sorted(Map.Entry.<String, Double>comparingByValue().reversed()).limit(10)
+                .forEach(e -> threads.append(String.format(" %s %.1f;", e.getKey(), e.getValue())));
+        System.out.println(threads);
+        long gcs = end.youngGcs() + end.fullGcs() - first[0].youngGcs() - first[0].fullGcs();
+        double gcSeconds = end.youngGcSeconds() + end.fullGcSeconds() - first[0].youngGcSeconds()
+                - first[0].fullGcSeconds();
+        long fullGcs = end.fullGcs() - first[0].fullGcs();
+        System.out.printf("[bench] GC (jstat, after the first record): %d collections (%d full), %.2fs; in all %d"
+                + " young %.2fs, %d full %.2fs%n", gcs, fullGcs, gcSeconds, end.youngGcs(), end.youngGcSeconds(),
+                end.fullGcs(), end.fullGcSeconds());
         if (progress.size() >= 2) {
             long[] lastSteady = progress.get(progress.size() - 2);
-            double s = (lastSteady[0] - first[0]) / 1e9;
+            double s = (lastSteady[0] - first[0].nanos()) / 1e9;
             System.out.printf("[bench] steady (to the last size-triggered flush): %,d records in %.2fs = %,.0f"
-                    + " records/s (%,.1f MB/s)%n", lastSteady[1], s, lastSteady[1] / s,
-                    mb * lastSteady[1] / total / s);
+                    + " records/s%n", lastSteady[1], s, lastSteady[1] / s);
         }
         System.out.printf("[bench] bare KafkaConsumer on the same topic: %,.0f records/s; app/bare = %.2f%n",
-                bareRate, total / seconds / bareRate);
+                bareRate, measured / seconds / bareRate);
         printFlushes(app.logText());
         System.out.printf("[bench] RSS of the app: peak %,d MiB (VmHWM), steady %,d MiB (median after the first"
-                        + " flush), %d samples%n", rss.peakKb() / 1024, rss.steadyKb() / 1024, rss.samples());
-        rss.printNativeMemoryAtPeak();
-        System.out.printf("[bench] GC: pauses %.2fs in %.0f collections; heap max %,.0f MB%n",
-                AppProcess.metricIn(metrics, "jvm_gc_pause_seconds_sum").orElse(-1),
-                AppProcess.metricIn(metrics, "jvm_gc_pause_seconds_count").orElse(-1),
-                AppProcess.metricIn(metrics, "jvm_memory_max_bytes", "area", "heap").orElse(-1) / 1e6);
-        printThreadCpu(app.pid(), total);
-        app.stop(Duration.ofSeconds(60));
+                        + " flush), %d samples; cgroup peak so far %,d MiB%n", rss.peakKb() / 1024,
+                rss.steadyKb() / 1024, rss.samples(), cgroup.maxUsageBytes() >> 20);
+        return new Result(label, compression, measured, seconds, mb, first[0].cpuSeconds(), cpu, gcs, gcSeconds,
+                fullGcs, rss.peakKb(), 0, 0, 0, ProcessSnapshot.load());
     }
 
-    /**
-     * CPU time of the app's threads so far (user + system, from /proc/<pid>/task/<tid>/stat), summed by thread name:
-     * on a shared machine it says more than wall-clock rates do, and it shows which thread is the bottleneck.
-     */
-    private static void printThreadCpu(long pid, int records) {
-        Map<String, Double> byName = new HashMap<>();
-        double all = 0;
-        try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
-            for (Path task : tasks.toList()) {
-                try {
-                    String stat = Files.readString(task.resolve("stat"));
-                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                    double seconds = (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0; // utime, stime; 100 Hz
-                    byName.merge(name, seconds, Double::sum);
-                    all += seconds;
-                } catch (IOException | RuntimeException e) {
-                    // the thread ended meanwhile
-                }
-            }
-        } catch (IOException e) {
-            System.out.println("[bench] thread CPU: not readable (" + e + ")");
-            return;
-        }
-        StringBuilder b = new StringBuilder(String.format("[bench] app CPU: %.1fs = %.1f us/record; by thread:", all,
-                all * 1e6 / records));
-        byName.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed()).limit(6)
-                .forEach(e -> b.append(String.format(" %s %.1fs", e.getKey(), e.getValue())));
-        System.out.println(b);
-    }
-
-    /**
-     * {@code -Dbench.soakMinutes=30 -Dbench.rate=10000}: the app consumes while a producer writes PostHog-shaped events
-     * at a steady rate; every 30 s one line with the app's RSS, so a leak shows as a trend.
-     */
-    private static void soak(KafkaBroker kafka, DuckLakeStack lake, String topic, int partitions, List<String> jvm,
-                             String[] args, int minutes, int rate) throws Exception {
-        Map<String, String> env = appEnvironment(kafka, lake, topic, args);
+    private static void soak(KafkaBroker kafka, DuckLakeStack lake, String topic, int partitions, PodShape pod,
+                             List<String> jvm, String[] args, int minutes, int rate) throws Exception {
+        Map<String, String> env = appEnvironment(kafka, lake, topic, pod, args);
         Path log = Path.of("target", "bench", topic + ".log");
         Files.createDirectories(log.getParent());
         System.out.printf("[soak] %d min at %,d events/s; app JVM options: %s%n", minutes, rate, String.join(" ", jvm));
@@ -210,7 +263,9 @@ public final class PipelineBenchmark {
         c.put(ProducerConfig.LINGER_MS_CONFIG, 20);
         c.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         c.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-        try (AppProcess app = AppProcess.start(env, log, jvm);
+        try (MemoryCgroup cgroup = MemoryCgroup.create("millpond-bench-soak-" + ProcessHandle.current().pid(),
+                pod.memoryLimitBytes());
+             AppProcess app = AppProcess.startInCgroup(env, log, jvm, cgroup.tasks());
              KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(c)) {
             RssSampler rss = new RssSampler(app.pid(), false);
             rss.start();
@@ -238,16 +293,19 @@ public final class PipelineBenchmark {
             app.await("every produced record written", Duration.ofMinutes(3),
                     () -> app.metric("millpond_records_written_total").orElse(0) >= finalProduced);
             rss.flushed();
-            System.out.printf("[soak] done: %,d events written; RSS now %,d MiB, peak %,d MiB%n", produced,
-                    rss.status("VmRSS:") / 1024, rss.status("VmHWM:") / 1024);
+            System.out.printf("[soak] done: %,d events written; RSS now %,d MiB, peak %,d MiB; cgroup"
+                            + " memory.max_usage_in_bytes %,d MiB, memory.failcnt %d%n", produced,
+                    rss.status("VmRSS:") / 1024, rss.status("VmHWM:") / 1024, cgroup.maxUsageBytes() >> 20,
+                    cgroup.failCount());
             app.stop(Duration.ofSeconds(60));
         }
     }
 
     /** Produces the corpus with a batching producer (the broker helper's linger-0 producer is too slow for 1M). */
-    private static long produce(KafkaBroker kafka, String topic, int partitions, int perPartition, boolean small)
-            throws Exception {
+    private static long produce(KafkaBroker kafka, String topic, int partitions, int perPartition, boolean small,
+                                String compression) throws Exception {
         Map<String, Object> c = new HashMap<>();
+        c.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, compression);
         c.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         c.put(ProducerConfig.ACKS_CONFIG, "1");
         c.put(ProducerConfig.LINGER_MS_CONFIG, 20);

@@ -70,11 +70,28 @@ public final class AppProcess implements AutoCloseable {
         return start(env, log, jvmOptions, Integer::toString);
     }
 
+    /**
+     * As {@link #start(Map, Path, List)}, inside the memory cgroup whose {@code tasks} file is given: a shell writes
+     * its own pid there and then execs the JVM, so the JVM is in the group from its first allocation (and sizes
+     * {@code -XX:MaxRAMPercentage} from the group's limit) and {@link #pid()} is the JVM's pid.
+     */
+    public static AppProcess startInCgroup(Map<String, String> env, Path log, List<String> jvmOptions, Path tasks)
+            throws IOException {
+        return start(env, log, jvmOptions, Integer::toString,
+                List.of("/bin/sh", "-c", "echo $$ > \"$0\" && exec \"$@\"", tasks.toString()));
+    }
+
     private static AppProcess start(Map<String, String> env, Path log, List<String> jvmOptions,
                                     IntFunction<String> portText) throws IOException {
+        return start(env, log, jvmOptions, portText, List.of());
+    }
+
+    private static AppProcess start(Map<String, String> env, Path log, List<String> jvmOptions,
+                                    IntFunction<String> portText, List<String> launcher) throws IOException {
         int port = freePort();
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(java));
+        List<String> cmd = new ArrayList<>(launcher);
+        cmd.add(java);
         cmd.addAll(jvmOptions);
         cmd.addAll(List.of("--add-opens=java.base/java.nio=ALL-UNNAMED", "-jar", jar().toAbsolutePath().toString()));
         ProcessBuilder pb = new ProcessBuilder(cmd);
