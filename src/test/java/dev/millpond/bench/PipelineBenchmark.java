@@ -50,7 +50,8 @@ import java.util.stream.IntStream;
  *       {@code JAVA_OPTS_APPEND} is;</li>
  *   <li>{@code -Dbench.apps=before=/tmp/a/quarkus-run.jar,after=target/quarkus-app/quarkus-run.jar} and
  *       {@code -Dbench.rounds=2}: several builds, alternated run by run on the same topics, for before/after figures
- *       on a machine whose load varies;</li>
+ *       on a machine whose load varies; {@code -Dbench.jvm.<label>=…} and {@code -Dbench.args.<label>=…} add JVM
+ *       options and variables to one of them only;</li>
  *   <li>{@code -Dbench.args="FLUSH_SIZE=10000000 MILLPOND_LAKE_OFFSETS=false"}: any variable of the app under test
  *       (defaults: {@code FLUSH_INTERVAL_MS=5000}, {@code MILLPOND_MEMORY_LIMIT} the StatefulSet's limit, which the pod
  *       reads from its own cgroup, and the image's environment).</li>
@@ -145,17 +146,23 @@ public final class PipelineBenchmark {
                               long producedBytes, double bareRate) throws Exception {
         int n = ++runs;
         Map<String, String> env = appEnvironment(kafka, lake, topic, pod, args);
+        putPairs(env, System.getProperty("bench.args." + label, ""));
+        List<String> options = new ArrayList<>(jvm);
+        String own = System.getProperty("bench.jvm." + label, "").trim();
+        if (!own.isEmpty()) {
+            options.addAll(Arrays.asList(own.split("\\s+")));
+        }
         env.put("DUCKLAKE_TABLE", "events_" + n); // each run lands every record anew
         env.put("GROUP_ID", "millpond-bench-" + n);
         System.setProperty("millpond.app.jar", jar);
         Path log = Path.of("target", "bench", topic + "-" + n + "-" + label + ".log");
         Files.createDirectories(log.getParent());
-        System.out.printf("[bench] run %d: %s (%s) on %s, compression %s; load %s%n", n, label, jar, topic,
-                compression, ProcessSnapshot.load());
+        System.out.printf("[bench] run %d: %s (%s) on %s, compression %s; JVM options %s; load %s%n", n, label, jar,
+                topic, compression, String.join(" ", options), ProcessSnapshot.load());
         try (MemoryCgroup cgroup = MemoryCgroup.create("millpond-bench-" + ProcessHandle.current().pid() + "-" + n,
                 pod.memoryLimitBytes())) {
             Result r;
-            try (AppProcess app = AppProcess.startInCgroup(env, log, jvm, cgroup.tasks())) {
+            try (AppProcess app = AppProcess.startInCgroup(env, log, options, cgroup.tasks())) {
                 r = measure(app, label, compression, total, producedBytes, bareRate, cgroup);
                 app.stop(Duration.ofSeconds(60));
             }
@@ -178,14 +185,18 @@ public final class PipelineBenchmark {
         env.put("MILLPOND_MEMORY_LIMIT", Long.toString(pod.memoryLimitBytes()));
         // From `./mvnw -Pbench package -Dbench.args="NAME=value …"` (Maven passes them as program arguments).
         for (String arg : args) {
-            for (String pair : arg.trim().split("\\s+")) {
-                int eq = pair.indexOf('=');
-                if (eq > 0) {
-                    env.put(pair.substring(0, eq), pair.substring(eq + 1));
-                }
-            }
+            putPairs(env, arg);
         }
         return env;
+    }
+
+    private static void putPairs(Map<String, String> env, String pairs) {
+        for (String pair : pairs.trim().split("\\s+")) {
+            int eq = pair.indexOf('=');
+            if (eq > 0) {
+                env.put(pair.substring(0, eq), pair.substring(eq + 1));
+            }
+        }
     }
 
     private static Result measure(AppProcess app, String label, String compression, int total, long producedBytes,
@@ -203,7 +214,8 @@ public final class PipelineBenchmark {
             return consumed > 0;
         });
         List<long[]> progress = new ArrayList<>(); // {nanos, written} at each change
-        app.await("every record written", Duration.ofMinutes(30), () -> {
+        // Scraped once a second, as a Prometheus would far less often: each scrape costs the app a few ms of CPU.
+        app.await("every record written", Duration.ofMinutes(30), Duration.ofSeconds(1), () -> {
             long written = (long) app.metric("millpond_records_written_total").orElse(0);
             if (written > 0 && (progress.isEmpty() || progress.get(progress.size() - 1)[1] != written)) {
                 progress.add(new long[] {System.nanoTime(), written});

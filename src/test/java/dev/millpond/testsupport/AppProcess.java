@@ -192,6 +192,12 @@ public final class AppProcess implements AutoCloseable {
 
     /** Polls {@code condition} until true or the deadline; fails with the app's log tail. */
     public void await(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
+        await(what, timeout, Duration.ofMillis(200), condition);
+    }
+
+    /** As {@link #await(String, Duration, BooleanSupplier)}, checking every {@code interval}. */
+    public void await(String what, Duration timeout, Duration interval, BooleanSupplier condition)
+            throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             if (condition.getAsBoolean()) {
@@ -201,7 +207,7 @@ public final class AppProcess implements AutoCloseable {
                 throw new AssertionError("millpond exited (" + process.exitValue() + ") while waiting for " + what
                         + "\n" + logTail());
             }
-            Thread.sleep(200);
+            Thread.sleep(interval.toMillis());
         }
         throw new AssertionError("Timed out waiting for " + what + "\n" + logTail());
     }
