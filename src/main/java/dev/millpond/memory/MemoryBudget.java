@@ -46,7 +46,15 @@ public record MemoryBudget(Optional<Long> limitBytes, String source, long heapBy
     /** Arrow's allocations over pyarrow's nbytes (buffer rounding, validity, offsets) seen on PostHog events. */
     static final double ARROW_OVERHEAD = 1.15;
     static final long DUCKDB_FLOOR = 128 * MIB;
-    static final long KAFKA_FETCH_DEFAULT = 50 * MIB;
+    /**
+     * The fetch response bound: at most an eighth of the heap, and at most what one socket read may ask of the JDK's
+     * temporary direct buffers. The JDK reads a socket into a heap buffer through a temporary direct buffer of the
+     * heap buffer's remaining size; Kafka reads a whole fetch response into one heap buffer, a few tens of KB per
+     * read, so every read of a response larger than the image's {@code -Djdk.nio.maxCachedBufferSize} (16 MiB)
+     * allocates and zeroes a new direct buffer of the rest of the response. At 24 MiB responses that zeroing was 13 %
+     * of the process's CPU (docs/performance.md); at 8 MiB, below the cache bound, the buffer is allocated once.
+     */
+    static final long KAFKA_FETCH_MAX = 8 * MIB;
 
     /** As {@link #plan(Optional, long, long, int, boolean)} for a pump that writes one flush at a time. */
     public static MemoryBudget plan(Optional<ContainerMemory> limit, long heapBytes, long flushSize, int processors) {
@@ -66,7 +74,7 @@ public record MemoryBudget(Optional<Long> limitBytes, String source, long heapBy
                                     boolean overlapWrites) {
         int threads = Math.max(1, Math.min(processors, 2));
         long jvmNative = JVM_NATIVE_BASE + heapBytes / 16;
-        long fetch = Math.max(4 * MIB, Math.min(KAFKA_FETCH_DEFAULT, heapBytes / 8));
+        long fetch = Math.max(4 * MIB, Math.min(KAFKA_FETCH_MAX, heapBytes / 8));
         int flushes = overlapWrites ? 2 : 1;
         if (limit.isEmpty()) {
             long pending = flushSize > 0 ? (long) (flushSize * ARROW_OVERHEAD) + 64 * MIB : 64 * MIB;

@@ -47,6 +47,8 @@ class MemoryBudgetTest {
             assertTrue(b.arrowPendingBytes() * 2 <= b.arrowBytes(), "room for a flush's copies: " + b);
             assertTrue(b.duckdbThreads() >= 1 && b.duckdbThreads() <= 2, b.toString());
             assertTrue(b.kafkaFetchBytes() <= heap / 8 || b.kafkaFetchBytes() == 4 * MIB, b.toString());
+            // one socket read of a fetch response must fit the JDK's cached temporary buffer (the image's 16 MiB)
+            assertTrue(b.kafkaFetchBytes() <= MemoryBudget.KAFKA_FETCH_MAX, b.toString());
         }
     }
 
