@@ -41,7 +41,7 @@ class AutomaticMigrationConfigTest {
 
     private static Map<String, String> lakeAccess(Map<String, String> extra) {
         Map<String, String> env = new HashMap<>(Map.of("DUCKLAKE_DATA_PATH", "s3://b/p/", "DUCKLAKE_RDS_HOST", "pg",
-                "DUCKLAKE_RDS_PASSWORD", "pw", "DUCKDB_S3_ACCESS_KEY_ID", "k", "DUCKDB_S3_SECRET_ACCESS_KEY", "s"));
+                "DUCKLAKE_RDS_PASSWORD", "catalog-pw", "DUCKDB_S3_ACCESS_KEY_ID", "key-id", "DUCKDB_S3_SECRET_ACCESS_KEY", "s3-secret"));
         env.putAll(extra);
         return env;
     }
