@@ -86,8 +86,11 @@ public final class ConfigLoader {
         Destination destination = Destination.parse(env.raw("MILLPOND_DESTINATION"));
         if (destination == Destination.HOGLAKE && VariantColumns.parse(env.raw(VariantColumns.VARIABLE)).enabled()) {
             // Checked before the hoglake group, so this mismatch is reported even when other hoglake variables are wrong.
-            throw new ConfigException(VariantColumns.VARIABLE + " is DuckLake-only: hoglake has no VARIANT column"
-                    + " type; unset it or use MILLPOND_DESTINATION=ducklake");
+            // The hoglake service does list a variant column type, but millpond writes its parquet files itself and
+            // has no writer for variant groups: refusing says so instead of landing text where a variant was asked for.
+            throw new ConfigException(VariantColumns.VARIABLE + " is DuckLake-only: millpond has no write path for"
+                    + " hoglake's variant type yet (it writes properties as text there); unset it or use"
+                    + " MILLPOND_DESTINATION=ducklake");
         }
 
         DestinationConfig destinationConfig = DESTINATION_GROUPS.get(destination).apply(env);

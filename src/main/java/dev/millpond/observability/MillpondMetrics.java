@@ -41,6 +41,8 @@ public final class MillpondMetrics {
     private final Counter schemaColumnsAdded;
     private final Counter schemaColumnsWidened;
     private final Counter variantCompanionColumnsDropped;
+    private final Counter variantWriteFallback;
+    private final Counter variantValuesCoerced;
 
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
     private final Map<String, GaugeValue> gauges = new ConcurrentHashMap<>();
@@ -68,9 +70,8 @@ public final class MillpondMetrics {
                 k -> Counter.builder(k).tags(base).register(registry));
         variantCompanionColumnsDropped = Counter.builder("millpond.variant.companion.columns.dropped").tags(base)
                 .register(registry);
-        // Never moves in this build: DuckDB 1.4.4's DuckLake writes no VARIANT column, so there is no VARIANT insert
-        // to fall back from. Exported so the original's series set is complete.
-        Counter.builder("millpond.variant.write.fallback").tags(base).register(registry);
+        variantWriteFallback = Counter.builder("millpond.variant.write.fallback").tags(base).register(registry);
+        variantValuesCoerced = Counter.builder("millpond.variant.values.coerced").tags(base).register(registry);
     }
 
     private static final String[] INCLUDE_VALUES_GAUGES = {"millpond.include.values.size",
@@ -190,6 +191,22 @@ public final class MillpondMetrics {
      */
     public void variantCompanionColumnDropped() {
         variantCompanionColumnsDropped.increment();
+    }
+
+    /**
+     * {@code millpond_variant_write_fallback_total}: a flush whose INSERT failed on a VARIANT companion was written
+     * again without companions.
+     */
+    public void variantWriteFallback() {
+        variantWriteFallback.increment();
+    }
+
+    /**
+     * {@code millpond_variant_values_coerced_total}: rows (per source) whose companion text had integers of
+     * (INT64_MAX, UINT64_MAX] rewritten as JSON strings, counted once the flush is written.
+     */
+    public void variantValuesCoerced(long rows) {
+        variantValuesCoerced.increment(rows);
     }
 
     /** Holder for a gauge value: Micrometer gauges read an object, they do not store a value. */

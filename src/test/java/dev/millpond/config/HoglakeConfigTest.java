@@ -183,7 +183,7 @@ class HoglakeConfigTest {
                 arguments(new String[] {"DUCKLAKE_PARTITION_BY", "year(_inserted_at)"},
                         "DUCKLAKE_PARTITION_BY is set but MILLPOND_DESTINATION=hoglake reads HOGLAKE_PARTITION_BY"),
                 arguments(new String[] {"MILLPOND_VARIANT_COLUMNS", "properties"},
-                        "MILLPOND_VARIANT_COLUMNS is DuckLake-only: hoglake has no VARIANT column type"),
+                        "MILLPOND_VARIANT_COLUMNS is DuckLake-only: millpond has no write path for hoglake's variant type yet"),
                 arguments(new String[] {"MILLPOND_VARIANT_COLUMNS", "properties", "HOGLAKE_URL", null},
                         "MILLPOND_VARIANT_COLUMNS is DuckLake-only"));
     }

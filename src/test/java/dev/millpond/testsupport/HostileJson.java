@@ -18,7 +18,9 @@ public final class HostileJson {
     /** What a generated value is, for the test's report. */
     public enum Kind {
         PLAIN, WIDE, VERY_WIDE, DEEP, TOO_DEEP, HUGE_STRING, LONG_KEY, FRESH_KEYS, TYPE_FLIP, EDGE_NUMBERS, UNICODE,
-        MALFORMED, NOT_AN_OBJECT
+        MALFORMED, NOT_AN_OBJECT,
+        /** A {@code properties} field for VARIANT dual-write ({@link HostileProperties}); only with that option. */
+        PROPERTIES
     }
 
     private static final String[] EDGE_NUMBERS = {"0", "-0", "-0.0", "0.0", "1e308", "-1e308", "1e-308", "5e-324",
@@ -28,18 +30,29 @@ public final class HostileJson {
 
     private final Random random;
     private final int partition;
+    private final HostileProperties properties;
     private long freshKeys;
 
     public HostileJson(long seed, int partition) {
+        this(seed, partition, false);
+    }
+
+    /**
+     * @param withProperties also produce {@link Kind#PROPERTIES} records (two in five): a {@code properties} object or
+     *                       string from {@link HostileProperties}, sometimes next to a payload key that collides with
+     *                       {@code properties_variant} in a random casing
+     */
+    public HostileJson(long seed, int partition, boolean withProperties) {
         this.random = new Random(seed * 31 + partition);
         this.partition = partition;
+        this.properties = withProperties ? new HostileProperties(new Random(seed * 17 + partition)) : null;
     }
 
     public record Value(long id, Kind kind, byte[] bytes) {
     }
 
     public Value next(long id) {
-        Kind kind = pick();
+        Kind kind = properties != null && random.nextInt(5) < 2 ? Kind.PROPERTIES : pick();
         String json = switch (kind) {
             case PLAIN -> "{\"id\":" + id + ",\"event\":\"e" + random.nextInt(5) + "\",\"n\":" + random.nextInt(100) + "}";
             case WIDE -> wide(id, 20 + random.nextInt(60), "k");
@@ -61,6 +74,9 @@ public final class HostileJson {
                 default -> "{\"id\":" + id + ",\"x\":01}";
             };
             case NOT_AN_OBJECT -> random.nextBoolean() ? "[" + id + ",1,2]" : "\"id " + id + "\"";
+            case PROPERTIES -> "{\"id\":" + id + ",\"event\":\"$pageview\",\"properties\":" + properties.next().json()
+                    + (random.nextInt(6) == 0 ? ",\"" + properties.collidingKey("properties") + "\":\"poison\"" : "")
+                    + "}";
         };
         return new Value(id, kind, json.getBytes(StandardCharsets.UTF_8));
     }

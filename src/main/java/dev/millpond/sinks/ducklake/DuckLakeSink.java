@@ -147,21 +147,58 @@ public final class DuckLakeSink implements Sink {
         liveTable.ensure(columns);
         rowGroupSize.ifPresent(TableRowGroupSize::ensure);
         LiveSchema live = liveTable.evolve(columns);
-        liveTable.ensureCompanions(variants.sourcesIn(columns));
+        List<VariantCompanions.Source> dualWritten = liveTable.ensureCompanions(variants.sourcesIn(columns));
         List<AlignedColumn> aligned = align(columns, live);
         if (aligned.isEmpty()) {
             LOG.warnf("No column of a %d-row flush exists in %s; nothing written", batch.rows(), table.displayName());
             return 0;
         }
         countNulledValues(batch, aligned);
-        String select = aligned.stream().map(AlignedColumn::projection).collect(Collectors.joining(", "))
-                + ", NOW() AS _inserted_at";
-        String insert = "INSERT INTO " + table.qualified() + " BY NAME (SELECT " + select + " FROM ";
         ensureOffsetsTable();
-        if ((offsets.isEmpty() || batch.ranges().isEmpty()) && !hasRejectsToKeep(batch)) {
-            return withStream(batch, stream -> Jdbc.update(connection, insert + stream + ")"));
+        // A source the live table lacks (its ADD was refused) has nothing to dual-write next to.
+        List<VariantCompanions.Source> dual = dualWritten.stream()
+                .filter(s -> aligned.stream().anyMatch(a -> a.batchName().equals(s.batchName()))).toList();
+        if (dual.isEmpty()) {
+            return insert(batch, aligned, List.of(), null);
         }
-        return withStream(batch, stream -> inOneCommit(insert + stream + ")", batch));
+        try (CompanionInput input = CompanionInput.of(batch,
+                dual.stream().map(VariantCompanions.Source::batchName).toList(), allocator)) {
+            long rows;
+            try {
+                rows = insert(input.batch(), aligned, dual, input);
+            } catch (SQLException e) {
+                if (!VariantOverflow.is(e)) {
+                    throw e;
+                }
+                LOG.warnf("A VARIANT companion of this %d-row flush could not be written (%s); writing the flush"
+                        + " again without companions", batch.rows(), VariantOverflow.firstLine(e));
+                rows = insert(batch, aligned, List.of(), null);
+                metrics.error(ErrorType.VARIANT_WRITE);
+                metrics.variantWriteFallback();
+                return rows;
+            }
+            if (input.rowsRewritten() > 0) {
+                metrics.variantValuesCoerced(input.rowsRewritten());
+            }
+            return rows;
+        }
+    }
+
+    /** One INSERT of the aligned columns, plus the companions of {@code dual} cast from {@code input}. */
+    private long insert(FlushBatch rows, List<AlignedColumn> aligned, List<VariantCompanions.Source> dual,
+                        CompanionInput input) throws SQLException {
+        StringBuilder select = new StringBuilder(
+                aligned.stream().map(AlignedColumn::projection).collect(Collectors.joining(", ")));
+        for (VariantCompanions.Source s : dual) {
+            select.append(", ").append(input.projection(s.batchName())).append(" AS ")
+                    .append(DuckLakeSql.ident(s.companion()));
+        }
+        select.append(", NOW() AS _inserted_at");
+        String insert = "INSERT INTO " + table.qualified() + " BY NAME (SELECT " + select + " FROM ";
+        if ((offsets.isEmpty() || rows.ranges().isEmpty()) && !hasRejectsToKeep(rows)) {
+            return withStream(rows, stream -> Jdbc.update(connection, insert + stream + ")"));
+        }
+        return withStream(rows, stream -> inOneCommit(insert + stream + ")", rows));
     }
 
     private boolean hasRejectsToKeep(FlushBatch batch) {

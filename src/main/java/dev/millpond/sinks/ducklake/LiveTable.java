@@ -7,6 +7,7 @@ import org.jboss.logging.Logger;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,8 +36,10 @@ final class LiveTable {
     private final int maxColumns;
     /** Messages already logged at WARN; a mismatch that persists is counted every flush but logged once. */
     private final Set<String> warned = new HashSet<>();
-    /** Sources whose companion could not be made a VARIANT column; retried after {@link #reset()}. */
-    private final Set<String> refusedCompanions = new HashSet<>();
+    /** Companions (folded) found to be VARIANT columns; checked again after {@link #reset()}. */
+    private final Set<String> variantCompanions = new HashSet<>();
+    /** Companions (folded) that could not be made VARIANT columns, with the reason; retried after {@link #reset()}. */
+    private final Map<String, String> refusedCompanions = new HashMap<>();
 
     private boolean ensured;
     private LiveSchema cached;
@@ -51,6 +54,7 @@ final class LiveTable {
     void reset() {
         ensured = false;
         cached = null;
+        variantCompanions.clear();
         refusedCompanions.clear();
     }
 
@@ -217,40 +221,60 @@ final class LiveTable {
     }
 
     /**
-     * Makes sure each source's {@code <source>_variant} companion is a VARIANT column. This build never projects into a
-     * companion, so every source present in a batch is counted as a schema error, every flush, with the reason
-     * logged once: either DuckLake refuses the column (this DuckLake release has no VARIANT type), or the companion
-     * exists with another type, or (on a release that accepts it) the uint64 guard the projection needs is missing.
+     * Makes sure each source's companion is a VARIANT column and returns the sources that may be dual-written. A
+     * companion found VARIANT is remembered until {@link #reset()}; one that exists with another type (DuckLake cannot
+     * ALTER a column to VARIANT) or that the catalog refuses leaves its source string-only, and is counted as a schema
+     * error on every flush that carries the source while the mismatch lasts, like any other refused column, and logged
+     * once.
      */
-    void ensureCompanions(List<String> sources) throws SQLException {
-        for (String source : sources) {
-            String companion = VariantCompanions.companionOf(source);
-            if (!refusedCompanions.contains(source)) {
-                refusedCompanions.add(source);
-                String reason = tryAddCompanion(companion);
-                warnOnce("variant:" + source, "VARIANT dual-write for %s is off; %s still lands as text: %s",
-                        source, source, reason);
+    List<VariantCompanions.Source> ensureCompanions(List<VariantCompanions.Source> sources) throws SQLException {
+        List<VariantCompanions.Source> writable = new ArrayList<>();
+        for (VariantCompanions.Source source : sources) {
+            String key = source.companion().toLowerCase(Locale.ROOT);
+            if (variantCompanions.contains(key)) {
+                writable.add(source);
+                continue;
+            }
+            if (!refusedCompanions.containsKey(key)) {
+                Optional<String> refusal = tryAddCompanion(source.companion());
+                if (refusal.isEmpty()) {
+                    variantCompanions.add(key);
+                    writable.add(source);
+                    continue;
+                }
+                refusedCompanions.put(key, refusal.get());
             }
             metrics.error(ErrorType.SCHEMA);
+            warnOnce("variant:" + key, "VARIANT dual-write for %s is off; %s still lands as text: %s",
+                    source.batchName(), source.batchName(), refusedCompanions.get(key));
         }
+        return writable;
     }
 
-    private String tryAddCompanion(String companion) throws SQLException {
-        try {
-            table.addColumnIfNotExists(companion, "VARIANT");
-        } catch (SQLException e) {
-            if (CommitContention.isContention(e)) {
-                refusedCompanions.clear();
-                throw e;
+    /** Empty when the companion is a live VARIANT column afterwards, else why not. */
+    private Optional<String> tryAddCompanion(String companion) throws SQLException {
+        Optional<LiveSchema.LiveColumn> live = schema().find(companion);
+        String failure = "";
+        if (live.isEmpty()) {
+            try {
+                table.addColumnIfNotExists(companion, "VARIANT");
+            } catch (SQLException e) {
+                if (CommitContention.isContention(e)) {
+                    throw e;
+                }
+                failure = ": " + String.valueOf(e.getMessage()).lines().findFirst().orElse("");
             }
-            return "ADD COLUMN " + companion + " VARIANT failed: " + e.getMessage();
+            live = reload().find(companion);
+            if (live.isPresent() && live.get().type().equals("VARIANT")) {
+                metrics.schemaColumnAdded();
+                LOG.infof("Added VARIANT companion column %s to %s", companion, table.displayName());
+            }
         }
-        Optional<LiveSchema.LiveColumn> live = reload().find(companion);
-        if (live.isEmpty() || !live.get().type().equals("VARIANT")) {
-            return companion + " exists as " + live.map(LiveSchema.LiveColumn::type).orElse("nothing")
-                    + " and DuckLake cannot ALTER it to VARIANT";
+        if (live.isPresent() && live.get().type().equals("VARIANT")) {
+            return Optional.empty();
         }
-        return companion + " is VARIANT, but this build does not project companions (no uint64 guard yet)";
+        return Optional.of(live.isEmpty() ? "ADD COLUMN " + companion + " VARIANT failed" + failure
+                : companion + " exists as " + live.get().type() + " and DuckLake cannot ALTER a column to VARIANT");
     }
 
     private void warnOnce(String key, String format, Object... args) {

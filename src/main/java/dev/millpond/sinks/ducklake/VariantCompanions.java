@@ -50,17 +50,25 @@ final class VariantCompanions {
         return new Stripped(List.copyOf(kept), List.copyOf(dropped));
     }
 
-    /** The configured sources this batch carries, in the batch's spelling. */
-    List<String> sourcesIn(List<Field> columns) {
-        List<String> present = new ArrayList<>();
+    /** A configured source a batch carries: its spelling in the batch, and its companion column. */
+    record Source(String batchName, String companion) {
+    }
+
+    /** The configured sources this batch carries. */
+    List<Source> sourcesIn(List<Field> columns) {
+        List<Source> present = new ArrayList<>();
         for (String source : sources) {
             for (Field field : columns) {
                 if (fold(field.getName()).equals(fold(source))) {
-                    present.add(field.getName());
+                    present.add(new Source(field.getName(), companionOf(source)));
                 }
             }
         }
         return present;
+    }
+
+    boolean enabled() {
+        return !sources.isEmpty();
     }
 
     private static String fold(String name) {

@@ -35,7 +35,8 @@ class VariantCompanionsTest {
     void sourcesAreFoundInTheBatchSpelling() {
         VariantCompanions companions = new VariantCompanions(List.of("props", "person"));
 
-        assertThat(companions.sourcesIn(List.of(text("Props"), text("x")))).containsExactly("Props");
+        assertThat(companions.sourcesIn(List.of(text("Props"), text("x"))))
+                .containsExactly(new VariantCompanions.Source("Props", "props_variant"));
         assertThat(new VariantCompanions(List.of()).sourcesIn(List.of(text("props")))).isEmpty();
     }
 }
