@@ -6,6 +6,7 @@ import dev.millpond.testsupport.HostileJson;
 import dev.millpond.testsupport.KafkaBroker;
 import dev.millpond.testsupport.MillpondEnvironment;
 import dev.millpond.testsupport.Services;
+import dev.millpond.testsupport.VariantOracle;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -47,7 +48,22 @@ class HostileRecordsIT {
         }
     }
 
+    /**
+     * The same property with MILLPOND_VARIANT_COLUMNS=properties and two in five records carrying a hostile
+     * {@code properties} value (window integers at any depth, colliding companion keys, text that is not JSON): on top
+     * of exactly-once, every companion is its source's JSON with window integers as strings, or NULL exactly when the
+     * source is not JSON, and no flush fell back to string-only.
+     */
+    @Test
+    void withVariantColumnsEveryRecordLandsOnceAndEveryCompanionIsFaithful() throws Exception {
+        runSeed(Long.getLong("hostile.seed", 1L) + 100, Integer.getInteger("hostile.records", 200), true);
+    }
+
     private void runSeed(long seed, int records) throws Exception {
+        runSeed(seed, records, false);
+    }
+
+    private void runSeed(long seed, int records, boolean variant) throws Exception {
         KafkaBroker kafka = Services.kafka();
         DuckLakeStack lake = Services.newDuckLake();
         String topic = Services.uniqueName("hostile");
@@ -55,7 +71,7 @@ class HostileRecordsIT {
         Map<Long, Produced> produced = new HashMap<>();
         long id = 0;
         for (int p = 0; p < PARTITIONS; p++) {
-            HostileJson generator = new HostileJson(seed, p);
+            HostileJson generator = new HostileJson(seed, p, variant);
             List<HostileJson.Value> values = new ArrayList<>();
             for (int i = 0; i < records / PARTITIONS; i++) {
                 values.add(generator.next(id++));
@@ -65,7 +81,11 @@ class HostileRecordsIT {
                 produced.put(values.get(i).id(), new Produced(values.get(i).kind(), p, offsets.get(i)));
             }
         }
-        Map<String, String> env = MillpondEnvironment.of(kafka, lake, topic, "FLUSH_INTERVAL_MS", "1000");
+        Map<String, String> env = new HashMap<>(MillpondEnvironment.of(kafka, lake, topic, "FLUSH_INTERVAL_MS", "1000"));
+        if (variant) {
+            env.put("MILLPOND_VARIANT_COLUMNS", "properties");
+        }
+        String scrape;
         long peak;
         try (AppProcess app = AppProcess.start(env, DuckLakeEndToEndIT.LOGS.resolve(topic + ".log"), "-Xmx614m")) {
             Map<Integer, Long> end = kafka.endOffsets(topic);
@@ -76,6 +96,7 @@ class HostileRecordsIT {
                 return kafka.committedOffsets("millpond-" + topic + "-events", topic).equals(end);
             });
             peak = app.peakRssBytes();
+            scrape = app.metrics();
             assertThat(app.stop(Duration.ofSeconds(60))).as("exit code on SIGTERM").isZero();
         }
 
@@ -102,6 +123,9 @@ class HostileRecordsIT {
                 }
             }
         }
+        if (variant) {
+            assertCompanionsFaithful(lake, scrape);
+        }
         Map<HostileJson.Kind, Map<String, Integer>> where = new EnumMap<>(HostileJson.Kind.class);
         List<String> violations = new ArrayList<>();
         for (Map.Entry<Long, Produced> e : produced.entrySet()) {
@@ -118,6 +142,35 @@ class HostileRecordsIT {
         assertThat(violations).as("records not exactly once in rows ∪ rejects (seed " + seed + ")").isEmpty();
         assertThat(rows.keySet()).as("rows whose id was never produced").allMatch(produced::containsKey);
         assertThat(peak).as("peak RSS under the pod limit (seed " + seed + ")").isLessThan(POD_LIMIT_BYTES);
+    }
+
+    private static void assertCompanionsFaithful(DuckLakeStack lake, String scrape) throws Exception {
+        int checked = 0;
+        int quoted = 0;
+        List<String> wrong = new ArrayList<>();
+        try (Connection c = lake.openQueryConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT id, properties, properties_variant::JSON FROM lake.main.events"
+                     + " WHERE properties IS NOT NULL")) {
+            while (rs.next()) {
+                String source = rs.getString(2);
+                String companion = rs.getString(3);
+                java.util.Optional<com.fasterxml.jackson.databind.JsonNode> expected = VariantOracle.expected(source);
+                boolean ok = expected.isEmpty() ? companion == null
+                        : companion != null && VariantOracle.matches(expected.get(), VariantOracle.parse(companion));
+                if (!ok) {
+                    wrong.add("id " + rs.getLong(1) + ": " + source + " -> " + companion);
+                }
+                checked++;
+                quoted += companion != null && companion.contains("\"18446744073709551615\"") ? 1 : 0;
+            }
+        }
+        System.out.printf("[hostile] VARIANT: %d companions checked, %d with UINT64_MAX quoted%n", checked, quoted);
+        assertThat(wrong).as("companions that are not their source's JSON").isEmpty();
+        assertThat(checked).as("rows with properties").isGreaterThan(20);
+        assertThat(AppProcess.metricIn(scrape, "millpond_variant_values_coerced_total").orElse(0.0))
+                .as("rows rewritten").isGreaterThan(0);
+        assertThat(AppProcess.metricIn(scrape, "millpond_variant_write_fallback_total").orElse(-1.0))
+                .as("string-only fallbacks").isZero();
     }
 
     private record Produced(HostileJson.Kind kind, int partition, long offset) {

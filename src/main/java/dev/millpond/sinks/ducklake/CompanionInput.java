@@ -87,7 +87,9 @@ final class CompanionInput implements AutoCloseable {
                             rewritten = allNull(allocator, rows, owned);
                         }
                         rewritten.setSafe(r, quoted);
-                        rewrittenRows++;
+                        if (quoted != Uint64WindowRewrite.NULL_COMPANION) {
+                            rewrittenRows++;
+                        }
                     }
                     if (columns != null) {
                         columns.add(rewritten != null ? rewritten : allNull(allocator, rows, owned));

@@ -167,11 +167,12 @@ public final class DuckLakeSink implements Sink {
             try {
                 rows = insert(input.batch(), aligned, dual, input);
             } catch (SQLException e) {
-                if (!VariantOverflow.is(e)) {
+                if (!CompanionFailure.absorbable(e)) {
                     throw e;
                 }
-                LOG.warnf("A VARIANT companion of this %d-row flush could not be written (%s); writing the flush"
-                        + " again without companions", batch.rows(), VariantOverflow.firstLine(e));
+                LOG.warnf("This %d-row flush failed with its VARIANT companions (%s: %s); writing it again without"
+                        + " companions", batch.rows(), CompanionFailure.isOverflow(e) ? "out-of-range value"
+                        : "other failure", CompanionFailure.firstLine(e));
                 rows = insert(batch, aligned, List.of(), null);
                 metrics.error(ErrorType.VARIANT_WRITE);
                 metrics.variantWriteFallback();

@@ -21,21 +21,39 @@ final class Uint64WindowRewrite {
     private static final byte[] INT64_MAX = "9223372036854775807".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     private static final byte[] UINT64_MAX = "18446744073709551615".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
+    /**
+     * Nesting deeper than this gets a NULL companion: DuckDB 1.5.5 writes a deeper VARIANT but then fails every read
+     * of it with an internal error (which also invalidates the reader's database), and shredding it is very slow.
+     */
+    static final int MAX_DEPTH = 128;
+    static final byte[] NULL_COMPANION = "null".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
     private Uint64WindowRewrite() {
     }
 
-    /** Whether {@code [start, end)} has a maximal digit run that could be an integer of the window. */
+    /**
+     * Whether {@code [start, end)} has a maximal digit run that could be an integer of the window, or brackets that
+     * could nest deeper than {@link #MAX_DEPTH} (counted without regard to strings, so an overestimate).
+     */
     static boolean mayHold(byte[] b, int start, int end) {
         int run = 0;
+        int depth = 0;
         for (int i = start; i < end; i++) {
             byte c = b[i];
             if (c >= '0' && c <= '9') {
                 run++;
-            } else {
-                if (candidateRun(b, i - run, run)) {
+                continue;
+            }
+            if (candidateRun(b, i - run, run)) {
+                return true;
+            }
+            run = 0;
+            if (c == '[' || c == '{') {
+                if (++depth > MAX_DEPTH) {
                     return true;
                 }
-                run = 0;
+            } else if (c == ']' || c == '}') {
+                depth--;
             }
         }
         return candidateRun(b, end - run, run);
@@ -47,15 +65,24 @@ final class Uint64WindowRewrite {
 
     /**
      * {@code [start, end)} with every integer token of the window outside strings wrapped in quotes, or null when
-     * there is none.
+     * there is none; {@link #NULL_COMPANION} when the value nests deeper than {@link #MAX_DEPTH}.
      */
     static byte[] rewrite(byte[] b, int start, int end) {
         ByteArrayOutputStream out = null;
         int copied = start;
         int i = start;
+        int depth = 0;
         while (i < end) {
             byte c = b[i];
-            if (c == '"') {
+            if (c == '[' || c == '{') {
+                if (++depth > MAX_DEPTH) {
+                    return NULL_COMPANION;
+                }
+                i++;
+            } else if (c == ']' || c == '}') {
+                depth--;
+                i++;
+            } else if (c == '"') {
                 i = afterString(b, i + 1, end);
             } else if (c == '-' || (c >= '0' && c <= '9')) {
                 int tokenEnd = i;
