@@ -31,9 +31,11 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.memory.rounding.SegmentRoundingPolicy;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.jboss.logging.Logger;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -87,8 +89,10 @@ public final class Pipeline implements AutoCloseable {
                     && dev.millpond.config.TestHooks.flushPlans(System.getProperties());
             RecordedPlan recordedPlan = plansFlushes ? RecordedPlan.read(consumer, admin, assignment)
                     : RecordedPlan.none();
+            IsolationLevel isolation = config.kafka().readCommitted() ? IsolationLevel.READ_COMMITTED
+                    : IsolationLevel.READ_UNCOMMITTED;
             Map<Integer, Long> kafkaStarts = StartupOffsets.recoverAndSeed(consumer, admin, assignment,
-                    config.autoOffsetReset(), metrics);
+                    config.autoOffsetReset(), isolation, metrics);
             consumer.assign(StartupOffsets.topicPartitions(assignment));
             Optional<Map<Integer, Long>> lakeOffsets = sink.recordedOffsets(config.topic());
             if (lakeOffsets.isEmpty()) {
@@ -108,7 +112,8 @@ public final class Pipeline implements AutoCloseable {
                     new JsonToArrow(pumpMemory), new BatchUnifier(pumpMemory),
                     includeSet.map(set -> new RecordStages(config.recordHandling(), set, metrics, pumpMemory))
                             .orElseGet(() -> new RecordStages(config.recordHandling(), metrics, pumpMemory)),
-                    sink, metrics, health, new LagMonitor(admin, assignment, metrics),
+                    sink, metrics, health, new LagMonitor(admin, assignment, metrics, isolation,
+                            lagRefreshInterval()),
                     config.destination() == Destination.HOGLAKE
                             ? WriteRetry.hoglakeWrites(config.hoglake().maxRetryCount(), config.sinkOutageBudget())
                             : WriteRetry.duckLakeWrites(config.sinkOutageBudget()),
@@ -125,6 +130,11 @@ public final class Pipeline implements AutoCloseable {
             close();
             throw e;
         }
+    }
+
+    /** A minute; -Dmillpond.test.lag-refresh-ms shortens it for tests that watch the lag settle. */
+    private static Duration lagRefreshInterval() {
+        return Duration.ofMillis(Long.getLong("millpond.test.lag-refresh-ms", LagMonitor.DEFAULT_INTERVAL.toMillis()));
     }
 
     /** Connects everything; the caller runs {@link #pump()} and closes the pipeline afterwards. */

@@ -261,6 +261,7 @@ public final class ConfigLoader {
         base.put("max.partition.fetch.bytes",
                 Long.toString(LibrdkafkaTranslation.DEFAULT_QUEUED_MAX_MESSAGES_KBYTES * 1024L));
         base.put("allow.auto.create.topics", "false");
+        base.put("isolation.level", LibrdkafkaTranslation.DEFAULT_ISOLATION_LEVEL);
         base.putAll(passthrough.properties());
 
         Map<String, String> consumer = new LinkedHashMap<>(base);

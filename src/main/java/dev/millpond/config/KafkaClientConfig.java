@@ -34,6 +34,11 @@ public record KafkaClientConfig(
         warnings = List.copyOf(warnings);
     }
 
+    /** Whether the consumer reads only committed transactional records ({@code isolation.level}). */
+    public boolean readCommitted() {
+        return "read_committed".equals(consumerProperties.get("isolation.level"));
+    }
+
     /** Whether a property value would reveal a credential if printed. */
     public static boolean isSensitive(String key) {
         String k = key.toLowerCase(Locale.ROOT);

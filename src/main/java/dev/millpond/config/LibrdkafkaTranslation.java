@@ -45,6 +45,12 @@ public final class LibrdkafkaTranslation {
      */
     public static final int DEFAULT_QUEUED_MAX_MESSAGES_KBYTES = 16384;
 
+    /**
+     * librdkafka's default {@code isolation.level}; the Java consumer's is {@code read_uncommitted}, which would
+     * hand the pump the records of aborted transactions.
+     */
+    public static final String DEFAULT_ISOLATION_LEVEL = "read_committed";
+
     enum Kind { SAME, RENAMED, SPECIAL, OWNED, DROPPED, REFUSED }
 
     record Rule(Kind kind, String javaKey, String note) {
@@ -55,7 +61,7 @@ public final class LibrdkafkaTranslation {
     static {
         Map<String, Rule> t = new TreeMap<>();
         // Identical name and meaning.
-        for (String k : List.of("bootstrap.servers", "client.id", "client.rack", "isolation.level", "check.crcs",
+        for (String k : List.of("bootstrap.servers", "client.id", "client.rack", "check.crcs",
                 "fetch.max.bytes", "metadata.max.age.ms", "reconnect.backoff.ms", "reconnect.backoff.max.ms",
                 "retry.backoff.ms", "retry.backoff.max.ms", "socket.connection.setup.timeout.ms",
                 "metadata.recovery.strategy", "metadata.recovery.rebootstrap.trigger.ms", "client.dns.lookup",
@@ -73,7 +79,7 @@ public final class LibrdkafkaTranslation {
                 "ssl.endpoint.identification.algorithm", "enable.ssl.certificate.verification",
                 "queued.max.messages.kbytes", "fetch.message.max.bytes", "max.partition.fetch.bytes",
                 "connections.max.idle.ms", "socket.send.buffer.bytes", "socket.receive.buffer.bytes",
-                "auto.offset.reset")) {
+                "auto.offset.reset", "isolation.level")) {
             t.put(k, new Rule(Kind.SPECIAL, null, null));
         }
         // Owned by the pump: overridden, as in the original.
@@ -225,6 +231,7 @@ public final class LibrdkafkaTranslation {
             certificateVerification();
             fetchBound();
             idleAndBuffers();
+            isolationLevel();
             return new Result(props, mechanism, warnings);
         }
 
@@ -440,6 +447,21 @@ public final class LibrdkafkaTranslation {
                             Integer.toString(PythonInt.parseInt(variable, value(key))));
                 }
             }
+        }
+
+        /** Both clients name the same two levels; librdkafka matches them case-insensitively. */
+        private void isolationLevel() {
+            String key = "isolation.level";
+            if (!vars.containsKey(key)) {
+                return;
+            }
+            String variable = vars.get(key);
+            String v = value(key).strip().toLowerCase(Locale.ROOT);
+            if (!v.equals("read_committed") && !v.equals("read_uncommitted")) {
+                throw new ConfigException(variable + " must be read_committed or read_uncommitted, got '" + value(key)
+                        + "'");
+            }
+            put(variable, key, v);
         }
 
         /** librdkafka uses 0 for "disabled"/"system default" where the Java client uses -1. */

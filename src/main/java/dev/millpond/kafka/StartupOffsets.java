@@ -4,6 +4,7 @@ import dev.millpond.config.AutoOffsetReset;
 import dev.millpond.observability.MillpondMetrics;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.jboss.logging.Logger;
 
@@ -30,11 +31,22 @@ public final class StartupOffsets {
     public static Map<Integer, Long> recoverAndSeed(Consumer<?, ?> consumer, org.apache.kafka.clients.admin.Admin admin,
                                                     PartitionAssignment assignment, AutoOffsetReset reset,
                                                     MillpondMetrics metrics) throws Exception {
+        return recoverAndSeed(consumer, admin, assignment, reset, IsolationLevel.READ_UNCOMMITTED, metrics);
+    }
+
+    /**
+     * @param isolation the consumer's: under {@code read_committed} the end a lag is measured to, and the
+     *                  {@code latest} reset target, is the last stable offset
+     */
+    public static Map<Integer, Long> recoverAndSeed(Consumer<?, ?> consumer, org.apache.kafka.clients.admin.Admin admin,
+                                                    PartitionAssignment assignment, AutoOffsetReset reset,
+                                                    IsolationLevel isolation, MillpondMetrics metrics)
+            throws Exception {
         String topic = assignment.topic();
         Set<TopicPartition> tps = assignment.partitions().stream()
                 .map(p -> new TopicPartition(topic, p)).collect(Collectors.toSet());
         Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(tps, Duration.ofSeconds(10));
-        Watermarks marks = Watermarks.fetch(admin, topic, assignment.partitions(), 10_000);
+        Watermarks marks = Watermarks.fetch(admin, topic, assignment.partitions(), 10_000, isolation);
         Map<Integer, Long> positions = new HashMap<>();
         Map<TopicPartition, OffsetAndMetadata> recovered = new HashMap<>();
         for (int p : assignment.partitions()) {

@@ -6,6 +6,7 @@ import org.apache.kafka.common.TopicPartition;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -13,12 +14,16 @@ import java.util.TreeMap;
 /**
  * The offsets handled since the last commit, per partition: every record that was written or deliberately skipped
  * (unparseable, filtered out, tombstone), so lag cannot grow on a fully-filtered partition (docs/decisions.md,
- * "Offsets advance for every record handled by design").
+ * "Offsets advance for every record handled by design"); and how far the consumer stepped past them over offsets
+ * that hold no record it returns (transaction markers, aborted records), so the commit covers those too and an idle
+ * transactional partition shows no lag (docs/transactions.md).
  */
 final class OffsetLedger {
 
     /** partition → {first, last} offsets handled since the last commit. */
     private final Map<Integer, long[]> ranges = new TreeMap<>();
+    /** partition → the consumer's position after the records handled, where the consumer reported it. */
+    private final Map<Integer, Long> positions = new TreeMap<>();
 
     void handled(int partition, long offset) {
         long[] range = ranges.get(partition);
@@ -30,18 +35,34 @@ final class OffsetLedger {
         }
     }
 
-    boolean isEmpty() {
-        return ranges.isEmpty();
+    /**
+     * The consumer's position after every record handled so far: what lies between the last record handled and it
+     * was stepped over by the client, not skipped by us.
+     */
+    void reached(int partition, long position) {
+        long[] range = ranges.get(partition);
+        if (range != null && position <= range[1] + 1) {
+            return;
+        }
+        positions.merge(partition, position, Math::max);
     }
 
-    /** The next offset to consume per partition (last handled + 1). */
+    boolean isEmpty() {
+        return ranges.isEmpty() && positions.isEmpty();
+    }
+
+    /** The next offset to consume per partition: past the last handled record and whatever was stepped over. */
     Map<Integer, Long> nextOffsets() {
-        Map<Integer, Long> next = new TreeMap<>();
-        ranges.forEach((p, r) -> next.put(p, r[1] + 1));
+        Map<Integer, Long> next = new TreeMap<>(positions);
+        ranges.forEach((p, r) -> next.merge(p, r[1] + 1, Math::max));
         return Collections.unmodifiableMap(next);
     }
 
-    /** What the next flush covers, per partition in partition order, for the sink to record with the rows. */
+    /**
+     * What the next flush covers, per partition in partition order, for the sink to record with the rows: the
+     * records handled, first to last. Offsets stepped over are not in it: they carry no row, and a rebuilt flush
+     * (which may not see the same positions) must name the same ranges.
+     */
     List<OffsetRange> ranges(String topic) {
         List<OffsetRange> list = new ArrayList<>(ranges.size());
         ranges.forEach((p, r) -> list.add(new OffsetRange(topic, p, r[0], r[1])));
@@ -49,20 +70,22 @@ final class OffsetLedger {
     }
 
     Map<TopicPartition, OffsetAndMetadata> commitRequest(String topic) {
-        Map<TopicPartition, OffsetAndMetadata> request = new java.util.HashMap<>();
-        ranges.forEach((p, r) -> request.put(new TopicPartition(topic, p), new OffsetAndMetadata(r[1] + 1)));
+        Map<TopicPartition, OffsetAndMetadata> request = new HashMap<>();
+        nextOffsets().forEach((p, next) -> request.put(new TopicPartition(topic, p), new OffsetAndMetadata(next)));
         return request;
     }
 
     void clear() {
         ranges.clear();
+        positions.clear();
     }
 
     /** Moves everything handled so far into a ledger of its own (a flush's), leaving this one empty for the next. */
     OffsetLedger handOff() {
         OffsetLedger flushed = new OffsetLedger();
         flushed.ranges.putAll(ranges);
-        ranges.clear();
+        flushed.positions.putAll(positions);
+        clear();
         return flushed;
     }
 }

@@ -168,10 +168,10 @@ public final class Pump {
             metrics.bufferFullness(Math.round(1000.0 * pending.bytes() / settings.flushSizeBytes()) / 1000.0);
         }
 
-        List<ConsumerRecord<byte[], byte[]>> records;
+        AdaptivePoller.Polled polled;
         long pollStart = System.nanoTime();
         try {
-            records = poller.poll(batchSize, Duration.ofMillis(timeoutMs));
+            polled = poller.poll(batchSize, Duration.ofMillis(timeoutMs));
             phases.poll(System.nanoTime() - pollStart);
         } catch (WakeupException e) {
             throw e;
@@ -183,7 +183,10 @@ public final class Pump {
         }
         health.pollReturned();
         heartbeat();
-        records = plans.admit(records);
+        lag.tick(consumer);
+        // While a recorded flush is replayed, records past its end are held back, so a position is not yet covered.
+        boolean positionsCovered = !plans.replayIncomplete();
+        List<ConsumerRecord<byte[], byte[]>> records = plans.admit(polled.records());
 
         List<byte[]> values = new ArrayList<>(records.size());
         List<ConsumerRecord<byte[], byte[]>> sources = new ArrayList<>(records.size());
@@ -195,6 +198,9 @@ public final class Pump {
                 values.add(record.value());
                 sources.add(record);
             }
+        }
+        if (positionsCovered) {
+            polled.positions().forEach(ledger::reached);
         }
         consumedPerPartition.forEach(metrics::recordsConsumed);
         if (!values.isEmpty()) {
@@ -215,7 +221,7 @@ public final class Pump {
             // Skipped records and tombstones still move the committed offset — after the flush before
             // them landed, since a commit covers every offset below it.
             awaitInFlight();
-            commitWithRetry(ledger);
+            committed(commitWithRetry(ledger));
             lastFlushNanos = System.nanoTime();
         }
     }
@@ -362,24 +368,28 @@ public final class Pump {
             flush.release();
         }
         metrics.flushDuration(flush.writeSeconds());
-        Map<Integer, Long> next = flush.ledger.nextOffsets();
         columnBudget.landed(sink.liveColumns());
         pauseBeforeKafkaCommit();
         long commitStart = System.nanoTime();
-        commitWithRetry(flush.ledger);
+        Map<Integer, Long> next = commitWithRetry(flush.ledger);
         flush.phases.commit(System.nanoTime() - commitStart);
         rejects.committed(flush.rejects);
 
         metrics.recordsWritten(written);
         metrics.batchFlushed(flush.trigger);
         metrics.flushSize(flush.bytes, flush.records);
-        next.forEach(metrics::lastCommittedOffset);
         LOG.infof("Flush: %d records, %d bytes, %d columns, write=%ss, elapsed=%ss (%s)%s", flush.records,
                 flush.bytes, flush.batch.schema().getFields().size(), seconds(flush.writeSeconds()),
                 seconds((System.nanoTime() - flush.startedNanos) / 1e9), flush.phases.summary(),
                 flush.rejects.isEmpty() ? "" : ", rejects=" + flush.rejects.size());
-        lag.maybeRefresh(consumer, next);
+        committed(next);
         health.flushed();
+    }
+
+    /** Every commit, with rows or without, moves the committed-offset gauges and (rate-limited) the lag. */
+    private void committed(Map<Integer, Long> next) {
+        next.forEach(metrics::lastCommittedOffset);
+        lag.maybeRefresh(consumer, next);
     }
 
     private SortedBatch sortTimed(UnifiedBatches unified, long unifyStart) {
@@ -427,13 +437,15 @@ public final class Pump {
         }
     }
 
-    private void commitWithRetry(OffsetLedger committing) {
+    /** @return the offset committed per partition */
+    private Map<Integer, Long> commitWithRetry(OffsetLedger committing) {
+        Map<Integer, Long> next = committing.nextOffsets();
         var request = committing.commitRequest(settings.topic());
         for (int attempt = 0; ; attempt++) {
             try {
                 consumer.commitSync(request);
                 committing.clear();
-                return;
+                return next;
             } catch (WakeupException e) {
                 // A stop request must not abandon a commit whose write already succeeded.
                 attempt--;
@@ -460,7 +472,7 @@ public final class Pump {
                 flush(FlushTrigger.TIME);
                 awaitInFlight();
             } else if (!ledger.isEmpty()) {
-                commitWithRetry(ledger);
+                committed(commitWithRetry(ledger));
             }
         } catch (RuntimeException e) {
             LOG.errorf(e, "Shutdown flush failed; uncommitted records will be consumed again on restart");

@@ -63,6 +63,7 @@ class ConfigLoaderTest {
                 entry("client.id", "millpond-events-events_tbl-1"),
                 entry("max.partition.fetch.bytes", "16777216"),
                 entry("allow.auto.create.topics", "false"),
+                entry("isolation.level", "read_committed"),
                 entry("group.id", "millpond-events-events_tbl"),
                 entry("auto.offset.reset", "earliest"),
                 entry("enable.auto.commit", "false"),
@@ -72,6 +73,7 @@ class ConfigLoaderTest {
         assertThat(c.kafka().baseProperties()).doesNotContainKeys("group.id", "enable.auto.commit");
         assertThat(c.kafka().mskIam()).isEmpty();
         assertThat(c.kafka().warnings()).isEmpty();
+        assertThat(c.kafka().readCommitted()).isTrue();
     }
 
     private static java.util.Map.Entry<String, String> entry(String k, String v) {

@@ -44,6 +44,8 @@ class LibrdkafkaTranslationTest {
                 arguments("KAFKA_CONSUMER_CLIENT_RACK", "use1-az1", Map.of("client.rack", "use1-az1")),
                 arguments("KAFKA_CONSUMER_ISOLATION_LEVEL", "read_committed",
                         Map.of("isolation.level", "read_committed")),
+                arguments("KAFKA_CONSUMER_ISOLATION_LEVEL", " Read_Uncommitted ",
+                        Map.of("isolation.level", "read_uncommitted")),
                 arguments("KAFKA_CONSUMER_FETCH_MAX_BYTES", "1000000", Map.of("fetch.max.bytes", "1000000")),
                 arguments("KAFKA_CONSUMER_METADATA_MAX_AGE_MS", "60000", Map.of("metadata.max.age.ms", "60000")),
                 arguments("KAFKA_CONSUMER_SOCKET_TIMEOUT_MS", "30000", Map.of("request.timeout.ms", "30000")),
@@ -216,7 +218,8 @@ class LibrdkafkaTranslationTest {
                 arguments("KAFKA_CONSUMER_SASL_PASSWORD", "pw", "must be set together"),
                 arguments("KAFKA_CONSUMER_SSL_KEY_LOCATION", "/k.pem", "must be set together"),
                 arguments("KAFKA_CONSUMER_SSL_CERTIFICATE_PEM", "CERT", "must be set together"),
-                arguments("KAFKA_CONSUMER_SSL_CA_LOCATION", "/", "names a directory"));
+                arguments("KAFKA_CONSUMER_SSL_CA_LOCATION", "/", "names a directory"),
+                arguments("KAFKA_CONSUMER_ISOLATION_LEVEL", "committed", "must be read_committed or read_uncommitted"));
     }
 
     @ParameterizedTest(name = "{0}={1}")

@@ -112,6 +112,33 @@ class PumpTest {
         }
     }
 
+    /**
+     * A keep filter that admits nothing: no row is ever written, only the commit-only path commits, and it moves the
+     * committed-offset gauge and the lag like a flush does, so the pod does not show its startup lag forever.
+     */
+    @Test
+    void aFullyFilteredPodsLagReachesZero() throws Exception {
+        kafka.createTopic(topic, 2);
+        produce(0, 0, 300);
+        produce(1, 300, 200);
+        MillpondConfig config = config(Map.of("FLUSH_INTERVAL_MS", "300", "MILLPOND_FILTER_KEEP_FIELD_NAME", "team_id",
+                "MILLPOND_FILTER_VALUES", "999"));
+        System.setProperty("millpond.test.lag-refresh-ms", "200");
+        try (Pipeline pipeline = open(config, sink -> sink)) {
+            assertThat(metric("millpond_consumer_lag", "partition", "0")).as("seeded at startup").isEqualTo(300);
+            assertThat(metric("millpond_consumer_lag", "partition", "1")).as("seeded at startup").isEqualTo(200);
+            runUntil(pipeline, () -> metric("millpond_consumer_lag", "partition", "0") == 0
+                    && metric("millpond_consumer_lag", "partition", "1") == 0);
+        } finally {
+            System.clearProperty("millpond.test.lag-refresh-ms");
+        }
+        assertThat(kafka.committedOffsets(config.groupId(), topic)).isEqualTo(Map.of(0, 300L, 1, 200L));
+        assertThat(metric("millpond_last_committed_offset", "partition", "0")).isEqualTo(300);
+        assertThat(metric("millpond_last_committed_offset", "partition", "1")).isEqualTo(200);
+        assertThat(metric("millpond_records_written_total")).isZero();
+        assertThat(metricOrEmpty("millpond_batches_flushed_total")).isEmpty();
+    }
+
     @Test
     void withRejectsOffSkippedRecordsAreOnlyCountedAndNothingIsFlushed() throws Exception {
         kafka.createTopic(topic, 1);

@@ -419,6 +419,23 @@ public final class KafkaBroker implements AutoCloseable {
         return offsets;
     }
 
+    /**
+     * A new transactional producer ({@code transactional.id} given, transactions initialised), as Kafka Streams,
+     * Flink or Debezium write; the caller begins, commits or aborts and closes it.
+     */
+    public KafkaProducer<byte[], byte[]> transactionalProducer(String transactionalId) {
+        requireRunning();
+        Map<String, Object> c = new HashMap<>();
+        c.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        c.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+        c.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+        c.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        c.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(c);
+        p.initTransactions();
+        return p;
+    }
+
     private synchronized KafkaProducer<byte[], byte[]> producer() {
         requireRunning();
         if (producer == null) {
