@@ -18,7 +18,7 @@ public enum Destination {
         return wireName;
     }
 
-    static Destination parse(String raw) {
+    public static Destination parse(String raw) {
         String v = raw == null ? "" : raw.strip().toLowerCase(Locale.ROOT);
         if (v.isEmpty()) {
             return DUCKLAKE;

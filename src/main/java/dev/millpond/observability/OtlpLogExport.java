@@ -56,7 +56,7 @@ public final class OtlpLogExport implements LogExport {
                 .addHeader("Authorization", "Bearer " + settings.token())
                 .build();
         SdkLoggerProvider provider = SdkLoggerProvider.builder()
-                .setResource(Resource.getDefault().merge(Resource.create(resourceAttributes(settings))))
+                .setResource(resource(settings))
                 .addLogRecordProcessor(BatchLogRecordProcessor.builder(exporter).build())
                 .build();
         OtlpLogHandler handler = new OtlpLogHandler(provider.get("dev.millpond"));
@@ -68,11 +68,27 @@ public final class OtlpLogExport implements LogExport {
         return new OtlpLogExport(root, handler, provider);
     }
 
+    /**
+     * The SDK's defaults ({@code telemetry.sdk.*}), then {@code OTEL_RESOURCE_ATTRIBUTES}, then millpond's own
+     * attributes: a later one wins, so an explicit setting overrides the variable, as in the original.
+     */
+    static Resource resource(OtlpLogSettings settings) {
+        AttributesBuilder fromEnvironment = Attributes.builder();
+        settings.environmentResource().forEach(fromEnvironment::put);
+        return Resource.getDefault().merge(Resource.create(fromEnvironment.build()))
+                .merge(Resource.create(resourceAttributes(settings)));
+    }
+
     static Attributes resourceAttributes(OtlpLogSettings settings) {
         AttributesBuilder attributes = Attributes.builder()
                 .put("service.name", SERVICE_NAME)
                 .put("service.namespace", settings.serviceNamespace())
-                .put("service.version", settings.serviceVersion());
+                .put("service.version", settings.serviceVersion())
+                .put("messaging.system", "kafka");
+        settings.topic().ifPresent(v -> attributes.put("messaging.destination.name", v));
+        settings.consumerGroup().ifPresent(v -> attributes.put("messaging.kafka.consumer.group", v));
+        settings.table().ifPresent(v -> attributes.put("millpond.ducklake.table", v));
+        settings.dataPath().ifPresent(v -> attributes.put("millpond.ducklake.data_path", v));
         settings.serviceInstanceId().ifPresent(id -> attributes.put("service.instance.id", id));
         return attributes.build();
     }

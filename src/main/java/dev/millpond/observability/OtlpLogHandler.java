@@ -44,7 +44,7 @@ final class OtlpLogHandler extends ExtHandler {
         LogRecordBuilder builder = otel.logRecordBuilder()
                 .setTimestamp(record.getInstant())
                 .setSeverity(severityOf(record.getLevel()))
-                .setSeverityText(record.getLevel().getName())
+                .setSeverityText(PythonLevelNames.nameOf(record.getLevel()))
                 .setBody(record.getFormattedMessage());
         if (record.getLoggerName() != null) {
             builder.setAttribute(LOGGER, record.getLoggerName());

@@ -8,10 +8,11 @@ import java.util.logging.Filter;
 import java.util.logging.LogRecord;
 
 /**
- * The logging pipeline's one redaction point: installed on every handler (the console, whether text or JSON, by
+ * The logging pipeline's one rewrite point: installed on every handler (the console, whether text or JSON, by
  * {@code quarkus.log.console.filter}; the OTLP export by {@link OtlpLogExport}), it rewrites each record before the
  * handler formats it, so no secret reaches stdout or the logs backend — neither in the app's own messages nor in the
- * texts of exceptions from DuckDB, the Kafka client or HTTP clients. It never drops a record.
+ * texts of exceptions from DuckDB, the Kafka client or HTTP clients — and every line carries Python's level name
+ * ({@link PythonLevelNames}). It never drops a record.
  */
 @LoggingFilter(name = RedactingLogFilter.NAME)
 public final class RedactingLogFilter implements Filter {
@@ -38,6 +39,7 @@ public final class RedactingLogFilter implements Filter {
 
     @Override
     public boolean isLoggable(LogRecord record) {
+        PythonLevelNames.rename(record);
         if (!on) {
             return true;
         }

@@ -103,7 +103,85 @@ class OtlpLogExportTest {
         assertThat(OtlpLogExport.resourceAttributes(overridden).asMap().entrySet())
                 .extracting(e -> e.getKey().getKey() + "=" + e.getValue())
                 .containsExactlyInAnyOrder("service.name=millpond", "service.namespace=ingest",
-                        "service.version=sha256:abc");
+                        "service.version=sha256:abc", "messaging.system=kafka");
+    }
+
+    /**
+     * The resource as the receiver decodes it: the pipeline's attributes, OTEL_RESOURCE_ATTRIBUTES merged in beneath
+     * them (an explicit setting wins), and Python's level names as the severity text.
+     */
+    @Test
+    void theResourceNamesThePipelineAndMergesOtelResourceAttributes() throws Exception {
+        try (OtlpReceiver receiver = new OtlpReceiver(200)) {
+            Map<String, String> env = new java.util.HashMap<>(Map.of(
+                    "POSTHOG_PROJECT_TOKEN", "t0k",
+                    "POSTHOG_LOGS_ENDPOINT", receiver.logsEndpoint(),
+                    "MILLPOND_SERVICE_INSTANCE_ID", "events",
+                    "MILLPOND_SERVICE_VERSION", "9.9.9",
+                    "KAFKA_TOPIC", "clickhouse_events_json",
+                    "DUCKLAKE_TABLE", "events",
+                    "DUCKLAKE_DATA_PATH", "s3://lake/events/"));
+            env.put("OTEL_RESOURCE_ATTRIBUTES", " deployment.environment = prod-us ,k8s.pod.name=millpond-events-0,"
+                    + "k8s.namespace.name=ingest,service.namespace=from-env,millpond.ducklake.table=from-env,"
+                    + "note=a%2Cb+c,broken");
+            try (LogExport export = OtlpLogExport.installIfConfigured(env)) {
+                LOG.warn("a warning");
+                LOG.fatal("a fatal line");
+            }
+            Map<String, String> resource = new java.util.TreeMap<>();
+            Map<String, String> severities = new java.util.TreeMap<>();
+            for (OtlpReceiver.Request request : receiver.requests()) {
+                decode(request.body(), resource, severities);
+            }
+            assertThat(resource).containsAllEntriesOf(Map.ofEntries(
+                    Map.entry("service.name", "millpond"),
+                    Map.entry("service.namespace", "millpond"),
+                    Map.entry("service.version", "9.9.9"),
+                    Map.entry("service.instance.id", "events"),
+                    Map.entry("messaging.system", "kafka"),
+                    Map.entry("messaging.destination.name", "clickhouse_events_json"),
+                    Map.entry("messaging.kafka.consumer.group", "millpond-clickhouse_events_json-events"),
+                    Map.entry("millpond.ducklake.table", "events"),
+                    Map.entry("millpond.ducklake.data_path", "s3://lake/events/"),
+                    Map.entry("deployment.environment", "prod-us"),
+                    Map.entry("k8s.pod.name", "millpond-events-0"),
+                    Map.entry("k8s.namespace.name", "ingest"),
+                    Map.entry("note", "a,b+c"),
+                    Map.entry("telemetry.sdk.language", "java")));
+            assertThat(resource).doesNotContainKey("broken");
+            assertThat(severities).containsEntry("a warning", "WARNING").containsEntry("a fatal line", "CRITICAL");
+        }
+    }
+
+    /**
+     * ExportLogsServiceRequest: resource_logs = 1 { resource = 1 { attributes = 1 { key = 1, value = 2 {
+     * string_value = 1 } } }, scope_logs = 2 { log_records = 2 { severity_text = 3, body = 5 { string_value = 1 } } } }.
+     */
+    private static void decode(byte[] body, Map<String, String> resource, Map<String, String> severities)
+            throws Exception {
+        for (com.google.protobuf.ByteString resourceLogs : fields(body, 1)) {
+            for (com.google.protobuf.ByteString res : fields(resourceLogs.toByteArray(), 1)) {
+                for (com.google.protobuf.ByteString kv : fields(res.toByteArray(), 1)) {
+                    String key = fields(kv.toByteArray(), 1).get(0).toStringUtf8();
+                    List<com.google.protobuf.ByteString> value = fields(kv.toByteArray(), 2);
+                    List<com.google.protobuf.ByteString> text = value.isEmpty() ? List.of()
+                            : fields(value.get(0).toByteArray(), 1);
+                    resource.put(key, text.isEmpty() ? "" : text.get(0).toStringUtf8());
+                }
+            }
+            for (com.google.protobuf.ByteString scopeLogs : fields(resourceLogs.toByteArray(), 2)) {
+                for (com.google.protobuf.ByteString logRecord : fields(scopeLogs.toByteArray(), 2)) {
+                    List<com.google.protobuf.ByteString> bodyValue = fields(logRecord.toByteArray(), 5);
+                    String message = fields(bodyValue.get(0).toByteArray(), 1).get(0).toStringUtf8();
+                    severities.put(message, fields(logRecord.toByteArray(), 3).get(0).toStringUtf8());
+                }
+            }
+        }
+    }
+
+    private static List<com.google.protobuf.ByteString> fields(byte[] message, int number) throws Exception {
+        com.google.protobuf.UnknownFieldSet set = com.google.protobuf.UnknownFieldSet.parseFrom(message);
+        return set.hasField(number) ? set.getField(number).getLengthDelimitedList() : List.of();
     }
 
     private static List<java.util.logging.Handler> installedHandlers() {
