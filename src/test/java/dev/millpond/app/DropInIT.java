@@ -178,6 +178,75 @@ class DropInIT {
         }
     }
 
+    /**
+     * Every line a packaged app prints from its first to its last — Quarkus's startup and shutdown lines included — is
+     * a JSON object with the original's fields ({@code ts}, {@code level}, {@code logger}, {@code msg}, and
+     * {@code exc} with a stack trace) and one of Python's level names; a warning reads {@code WARNING}. The text
+     * format names levels the same way.
+     */
+    @Test
+    void logLinesCarryTheOriginalsFieldsAndPythonsLevelNames() throws Exception {
+        KafkaBroker kafka = Services.kafka();
+        DuckLakeStack lake = Services.newDuckLake();
+        String topic = Services.uniqueName("levels");
+        kafka.createTopic(topic, 1);
+        // An unparseable value: the pump warns about it.
+        kafka.produce(topic, 0, List.of("not json".getBytes(StandardCharsets.UTF_8)));
+        Map<String, String> env = MillpondEnvironment.of(kafka, lake, topic, "FLUSH_INTERVAL_MS", "500");
+        Set<String> fields = Set.of("ts", "level", "logger", "msg", "exc");
+        Set<String> python = Set.of("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL");
+        try (AppProcess app = AppProcess.start(env, LOGS.resolve(topic + ".log"))) {
+            app.await("the warning", Duration.ofMinutes(2), () -> {
+                try {
+                    return app.logText().contains("Skipping unparseable JSON value");
+                } catch (IOException e) {
+                    return false;
+                }
+            });
+            assertThat(app.stop(Duration.ofSeconds(60))).isZero();
+            ObjectMapper json = new ObjectMapper();
+            List<String> lines = app.logText().lines().filter(l -> !l.isBlank()).toList();
+            Set<String> levels = new TreeSet<>();
+            for (String line : lines) {
+                JsonNode node = json.readTree(line);
+                Set<String> keys = new TreeSet<>();
+                node.fieldNames().forEachRemaining(keys::add);
+                assertThat(keys).as(line).containsAll(Set.of("ts", "level", "logger", "msg")).isSubsetOf(fields);
+                assertThat(node.path("ts").asText()).as(line).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z");
+                levels.add(node.path("level").asText());
+            }
+            assertThat(levels).as(app.logTail()).isSubsetOf(python).contains("INFO", "WARNING");
+            assertThat(json.readTree(lines.get(0)).path("level").asText()).isEqualTo("INFO");
+            assertThat(lines.get(lines.size() - 1)).as("the shutdown line").contains("stopped in");
+            assertThat(lines).anySatisfy(l -> assertThat(l).contains("\"level\":\"WARNING\"", "unparseable"));
+        }
+
+        Map<String, String> textEnv = new java.util.HashMap<>(env);
+        textEnv.put("MILLPOND_LOG_FORMAT", "text");
+        textEnv.put("KAFKA_TOPIC", Services.uniqueName("levels-text"));
+        kafka.createTopic(textEnv.get("KAFKA_TOPIC"), 1);
+        kafka.produce(textEnv.get("KAFKA_TOPIC"), 0, List.of("not json".getBytes(StandardCharsets.UTF_8)));
+        try (AppProcess app = AppProcess.start(textEnv, LOGS.resolve(textEnv.get("KAFKA_TOPIC") + ".log"))) {
+            app.await("the warning", Duration.ofMinutes(2), () -> {
+                try {
+                    return app.logText().contains("Skipping unparseable JSON value");
+                } catch (IOException e) {
+                    return false;
+                }
+            });
+            assertThat(app.stop(Duration.ofSeconds(60))).isZero();
+            Pattern linePrefix = Pattern.compile("^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d,\\d{3} (\\S+) +\\[0]\\[");
+            Set<String> levels = new TreeSet<>();
+            for (String line : app.logText().lines().toList()) {
+                Matcher m = linePrefix.matcher(line);
+                if (m.find()) {
+                    levels.add(m.group(1));
+                }
+            }
+            assertThat(levels).as(app.logTail()).isSubsetOf(python).contains("INFO", "WARNING");
+        }
+    }
+
     /** {@code name{sorted label names}} of every sample in a Prometheus text exposition. */
     static Set<String> series(String exposition) {
         Set<String> out = new TreeSet<>();

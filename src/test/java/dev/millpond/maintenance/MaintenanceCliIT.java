@@ -16,6 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class MaintenanceCliIT {
 
+    private static final String PROMPT = "Proceed? [y/N]";
+
     record Result(int exit, String out, String err) {
     }
 
@@ -31,6 +33,76 @@ class MaintenanceCliIT {
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("the tool exits").isTrue();
         return new Result(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8),
                 new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+    }
+
+    /**
+     * The tool on a pseudo-terminal, as an operator runs it: util-linux {@code script} gives it one, and what is
+     * written to script's stdin is what the operator types. The output is the terminal's (stdout and stderr).
+     */
+    static Result onTerminal(Map<String, String> env, String typed, String... args)
+            throws IOException, InterruptedException {
+        StringBuilder command = new StringBuilder("exec '" + Path.of("tools", "ducklake-maintenance").toAbsolutePath()
+                + "'");
+        for (String arg : args) {
+            command.append(" '").append(arg).append("'");
+        }
+        ProcessBuilder pb = new ProcessBuilder("script", "-qec", command.toString(), "/dev/null");
+        pb.environment().putAll(env);
+        pb.environment().put("MILLPOND_APP_DIR", Path.of("target", "quarkus-app").toAbsolutePath().toString());
+        pb.redirectErrorStream(true);
+        Process p = pb.start();
+        p.getOutputStream().write(typed.getBytes(StandardCharsets.UTF_8));
+        p.getOutputStream().flush();
+        byte[] out = p.getInputStream().readAllBytes(); // until the tool exits and script closes the terminal
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("the tool exits").isTrue();
+        p.getOutputStream().close();
+        return new Result(p.exitValue(), new String(out, StandardCharsets.UTF_8), "");
+    }
+
+    /**
+     * On a terminal a destructive run asks after printing its target; only y/yes proceeds, an empty answer or n
+     * changes nothing and exits 1; --yes does not ask; a dry run does not ask; without a terminal (as in a CronJob)
+     * nothing is asked and the run proceeds.
+     */
+    @Test
+    void aDestructiveRunAsksOnATerminalOnly() throws Exception {
+        try (MaintenanceFixture lake = new MaintenanceFixture()) {
+            for (int i = 0; i < 4; i++) {
+                lake.flush(20, 32);
+            }
+            for (String declined : new String[]{"n\n", "\n"}) {
+                Result no = onTerminal(lake.env, declined, "compact", "--tier", "1");
+                assertThat(no.exit()).as(no.out()).isEqualTo(1);
+                assertThat(no.out()).contains("Target catalog: postgres ", PROMPT,
+                        "Aborted: compact changed nothing.");
+                assertThat(no.out().indexOf("Target catalog")).isLessThan(no.out().indexOf(PROMPT));
+                assertThat(lake.liveFileSizes()).as("declined: nothing compacted").hasSize(4);
+            }
+            Result dry = onTerminal(lake.env, "", "compact", "--tier", "1", "--dry-run");
+            assertThat(dry.exit()).as(dry.out()).isZero();
+            assertThat(dry.out()).doesNotContain(PROMPT).contains("4 candidate(s)");
+
+            Result yes = onTerminal(lake.env, "y\n", "compact", "--tier", "1");
+            assertThat(yes.exit()).as(yes.out()).isZero();
+            assertThat(yes.out()).contains(PROMPT, "main.events: 4 file(s) -> 1");
+            assertThat(lake.liveFileSizes()).hasSize(1);
+
+            for (int i = 0; i < 3; i++) {
+                lake.flush(20, 32);
+            }
+            Result flag = onTerminal(lake.env, "", "compact", "--tier", "1", "--yes");
+            assertThat(flag.exit()).as(flag.out()).isZero();
+            assertThat(flag.out()).contains("Target catalog: postgres ").doesNotContain(PROMPT);
+            assertThat(lake.liveFileSizes()).hasSize(1);
+
+            for (int i = 0; i < 3; i++) {
+                lake.flush(20, 32);
+            }
+            Result cron = tool(lake.env, "compact", "--tier", "1");
+            assertThat(cron.exit()).as(cron.err()).isZero();
+            assertThat(cron.out()).startsWith("Target catalog: postgres ").doesNotContain(PROMPT);
+            assertThat(lake.liveFileSizes()).hasSize(1);
+        }
     }
 
     @Test

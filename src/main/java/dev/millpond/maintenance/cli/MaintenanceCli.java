@@ -30,7 +30,8 @@ import java.util.OptionalInt;
  * scheduled jobs run. It is a plain {@code main} in the application jar, started by {@code tools/ducklake-maintenance}
  * with the application's class path, rather than Quarkus command mode: the jar's Quarkus entry point must stay the
  * writer, and a one-shot command needs no CDI container, HTTP server or pump. Exit codes as the original: 0 done,
- * 1 failed (including "another run holds the lock"), 2 bad arguments.
+ * 1 failed (including "another run holds the lock", and a destructive run the operator declined), 2 bad arguments.
+ * A destructive run prints its target catalog first and, on a terminal, asks before going on ({@link Confirmation}).
  */
 @Command(name = "ducklake-maintenance", mixinStandardHelpOptions = true, sortOptions = false,
         description = "DuckLake maintenance operations (catalog from DUCKLAKE_RDS_*, objects from DUCKDB_S3_* and "
@@ -47,6 +48,10 @@ public final class MaintenanceCli {
 
     @Option(names = "--debug", description = "DuckDB HTTP logging (high overhead; DuckDB's enable_http_logging)")
     boolean debug;
+
+    @Option(names = {"-y", "--yes"}, scope = CommandLine.ScopeType.INHERIT,
+            description = "Do not ask before a destructive run on a terminal (without a terminal nothing is asked)")
+    boolean yes;
 
     public MaintenanceCli(Map<String, String> env, PrintWriter out) {
         this.env = env;
@@ -87,6 +92,11 @@ public final class MaintenanceCli {
         LOG.infof("millpond %s (maintenance): %s", version(), name);
         if (destructive) {
             out.println(settings.describeTarget());
+            Optional<java.io.Console> terminal = yes ? Optional.empty() : Confirmation.terminal();
+            if (terminal.isPresent() && !Confirmation.ask(terminal.get())) {
+                out.println("Aborted: " + name + " changed nothing.");
+                return 1;
+            }
         }
         PushgatewayTiming timing = PushgatewayTiming.start(name, env);
         try (LakeSession session = LakeSession.open(settings, name)) {
