@@ -192,7 +192,8 @@ class DropInIT {
         kafka.createTopic(topic, 1);
         // An unparseable value: the pump warns about it.
         kafka.produce(topic, 0, List.of("not json".getBytes(StandardCharsets.UTF_8)));
-        Map<String, String> env = MillpondEnvironment.of(kafka, lake, topic, "FLUSH_INTERVAL_MS", "500");
+        Map<String, String> env = MillpondEnvironment.of(kafka, lake, topic, "FLUSH_INTERVAL_MS", "500",
+                "MILLPOND_LOG_FORMAT", "json");
         Set<String> fields = Set.of("ts", "level", "logger", "msg", "exc");
         Set<String> python = Set.of("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL");
         try (AppProcess app = AppProcess.start(env, LOGS.resolve(topic + ".log"))) {
