@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The per-call cap over the client's fixed poll size, against Kafka's {@link MockConsumer}: generated arrivals and
  * caps, and every record comes out once, in order, never more than the cap per call, the consumer polled again only
- * when what it returned last is used up.
+ * when what it returned last is used up, and the consumer's positions reported only with the last of its records.
  */
 class AdaptivePollerTest {
 
@@ -39,7 +39,8 @@ class AdaptivePollerTest {
                 int max = 1 + random.nextInt(40);
                 int pollsBefore = consumer.polls.size();
 
-                List<ConsumerRecord<byte[], byte[]>> got = poller.poll(max, Duration.ofMillis(1));
+                AdaptivePoller.Polled result = poller.poll(max, Duration.ofMillis(1));
+                List<ConsumerRecord<byte[], byte[]>> got = result.records();
 
                 assertThat(got.size()).as("seed %d call %d", seed, call).isLessThanOrEqualTo(max);
                 if (leftoverBefore > 0) {
@@ -53,6 +54,10 @@ class AdaptivePollerTest {
                     int polled = consumer.polls.get(pollsBefore).size();
                     assertThat(got).hasSize(Math.min(max, polled));
                     leftoverBefore = polled - got.size();
+                }
+                if (leftoverBefore > 0) {
+                    assertThat(result.positions()).as("records of the poll still to come: no position yet (seed %d)",
+                            seed).isEmpty();
                 }
                 out.addAll(got);
             }
