@@ -10,6 +10,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -168,11 +169,13 @@ class StartupOffsetsTest {
             return positions;
         }
 
-        /** Offsets returned by the polls of the first second: what the pump reads first. */
+        /** Offsets the polls return until the consumer's position reaches the log end: what the pump reads first. */
         List<Long> firstPolledOffsets() {
             List<Long> offsets = new ArrayList<>();
-            long deadline = System.nanoTime() + Duration.ofSeconds(1).toNanos();
-            while (System.nanoTime() < deadline) {
+            Map<TopicPartition, Long> end = consumer.endOffsets(consumer.assignment());
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (!end.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue())) {
+                assertThat(System.nanoTime()).as("read to the log end %s within 30 s", end).isLessThan(deadline);
                 consumer.poll(Duration.ofMillis(200)).forEach(r -> offsets.add(r.offset()));
             }
             return offsets;

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -28,11 +29,23 @@ class MaintenanceCliIT {
         ProcessBuilder pb = new ProcessBuilder(command);
         pb.environment().putAll(env);
         pb.environment().put("MILLPOND_APP_DIR", Path.of("target", "quarkus-app").toAbsolutePath().toString());
-        Process p = pb.start();
-        p.getOutputStream().close();
-        assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("the tool exits").isTrue();
-        return new Result(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8),
-                new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+        // Both streams go to files, not pipes: a tool that writes more than a pipe holds cannot block on a reader that
+        // is waiting for it to exit.
+        Path out = Files.createTempFile("maintenance-cli", ".out");
+        Path err = Files.createTempFile("maintenance-cli", ".err");
+        try {
+            Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+            p.getOutputStream().close();
+            if (!p.waitFor(120, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new AssertionError("the tool did not exit within 120 s\n" + Files.readString(err));
+            }
+            return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+                    Files.readString(err, StandardCharsets.UTF_8));
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
     }
 
     /**

@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 
 /** The timing series a run pushes: start time when it starts, duration and status (and failed tables) at the end. */
 class PushgatewayTimingTest {
@@ -42,10 +43,35 @@ class PushgatewayTimingTest {
         assertThat(bodies.get(3)).contains("maintenance_duration_seconds{operation=\"expire\",status=\"error\"} ");
     }
 
+    /**
+     * A gateway that answers 503, or none listening, costs the run a warning and at most the timeouts, never a failure.
+     */
     @Test
-    void withoutAUrlOrWithADeadGatewayTheRunGoesOn() {
-        PushgatewayTiming.start("expire", Map.of()).finish(true, Optional.empty());
-        PushgatewayTiming.start("expire", Map.of("PUSHGATEWAY_URL", "http://127.0.0.1:1")).finish(true,
-                Optional.empty());
+    void aFailingOrDeadGatewayNeverFailsTheRun() throws Exception {
+        List<String> paths = new CopyOnWriteArrayList<>();
+        HttpServer gateway = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        gateway.createContext("/", x -> {
+            paths.add(x.getRequestMethod() + " " + x.getRequestURI().getPath());
+            x.getRequestBody().readAllBytes();
+            x.sendResponseHeaders(503, -1);
+            x.close();
+        });
+        gateway.start();
+        int port = gateway.getAddress().getPort();
+        try {
+            assertThatCode(() -> PushgatewayTiming.start("expire", Map.of("PUSHGATEWAY_URL", "http://127.0.0.1:" + port))
+                    .finish(true, Optional.empty())).doesNotThrowAnyException();
+        } finally {
+            gateway.stop(0);
+        }
+        assertThat(paths).as("both pushes were tried").containsExactly("PUT /metrics/job/ducklake-maintenance",
+                "PUT /metrics/job/ducklake-maintenance");
+
+        // The same port, now closed: connection refused, at once.
+        long started = System.nanoTime();
+        assertThatCode(() -> PushgatewayTiming.start("expire", Map.of("PUSHGATEWAY_URL", "127.0.0.1:" + port))
+                .finish(false, Optional.empty())).doesNotThrowAnyException();
+        assertThat((System.nanoTime() - started) / 1e9).as("seconds lost to a dead gateway").isLessThan(10);
+        assertThat(paths).hasSize(2);
     }
 }

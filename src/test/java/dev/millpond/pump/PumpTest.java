@@ -196,10 +196,10 @@ class PumpTest {
             gated[0].awaitHeld();
             produce(0, 100, 150);
             pump.await(() -> metric("millpond_records_consumed_total", "partition", "0") == 250);
-            // N+1's interval passes: the pump now waits for N, polling the paused consumer every 200 ms (without
-            // those polls the last one would be ~3 s old; the bound leaves room for a loaded machine)
-            Thread.sleep(3_000);
-            assertThat(health.secondsSinceLastPoll()).as("polled while waiting for the write").isLessThan(2.0);
+            // N+1's interval (300 ms) passes and the pump waits for N, polling the paused consumer every 200 ms:
+            // a poll lands well after that. Without those polls the last one would stay where the wait began.
+            long consumedAt = System.nanoTime();
+            pump.await(() -> (System.nanoTime() - consumedAt) / 1e9 - health.secondsSinceLastPoll() > 1.5);
             assertThat(kafka.committedOffsets(config.groupId(), topic)).as("N has not landed").isEmpty();
             assertThat(gated[0].writerThreads).containsOnly("millpond-writer");
 
@@ -408,7 +408,10 @@ class PumpTest {
             writerThreads.add(Thread.currentThread().getName());
             if (attempt == 1 && flushes.getAndIncrement() == held) {
                 holding.countDown();
-                released.await();
+                // Bounded, so a test that fails before releasing ends instead of hanging the fork.
+                if (!released.await(120, java.util.concurrent.TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("the test never released the held write");
+                }
             }
             return real.write(batch, attempt);
         }
