@@ -407,6 +407,8 @@ public final class Pump {
             LOG.infof("Test hook: lake commit done, pausing %d ms before the Kafka commit",
                     settings.pauseAfterLakeCommitMs());
             sleeper.sleep(settings.pauseAfterLakeCommitMs() / 1000.0);
+            // The window's end, before the commit starts: a kill the log shows between the two lines landed inside it.
+            LOG.info("Test hook: pause over, committing to Kafka");
         }
     }
 
