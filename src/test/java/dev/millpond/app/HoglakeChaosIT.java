@@ -186,11 +186,11 @@ class HoglakeChaosIT {
                 // The pause is 200 ms; the line is printed right before it, so 0–150 ms later is inside it. Not the
                 // run's first flush: that one is cut by the first poll alone, and a restart would cut it again the
                 // same way even without a plan.
-                CommitWindow.awaitLine(app, CommitWindow.ENTERED, 2 + random.nextInt(3), Duration.ofSeconds(90));
+                CommitWindow.awaitLine(app, CommitWindow.ENTERED, 2 + random.nextInt(3), Duration.ofSeconds(180));
                 sleep(random.nextInt(150));
             }
             case AFTER_A_FLUSH -> {
-                CommitWindow.awaitLine(app, "Flush: ", 1, Duration.ofSeconds(90));
+                CommitWindow.awaitLine(app, "Flush: ", 1, Duration.ofSeconds(180));
                 sleep(random.nextInt(300));
             }
         }

@@ -213,11 +213,11 @@ class LakeOffsetsChaosIT {
             case ANY_TIME -> sleep(1_000 + random.nextInt(4_000));
             case BETWEEN_LAKE_AND_KAFKA_COMMIT -> {
                 // The pause is 200 ms; the line is printed right before it, so 0–150 ms later is inside it.
-                CommitWindow.awaitLine(app, CommitWindow.ENTERED, 1, Duration.ofSeconds(30));
+                CommitWindow.awaitLine(app, CommitWindow.ENTERED, 1, Duration.ofSeconds(120));
                 sleep(random.nextInt(150));
             }
             case AFTER_A_FLUSH -> {
-                CommitWindow.awaitLine(app, "Flush: ", 1, Duration.ofSeconds(30));
+                CommitWindow.awaitLine(app, "Flush: ", 1, Duration.ofSeconds(120));
                 sleep(random.nextInt(300));
             }
         }
