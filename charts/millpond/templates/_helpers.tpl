@@ -1,0 +1,94 @@
+{{/* The name every object of a pipeline carries: millpond-<pipeline>. */}}
+{{- define "millpond.fullname" -}}
+millpond-{{ . }}
+{{- end -}}
+
+{{/*
+Labels of a pipeline's objects. The selector labels (name + instance) are the pipeline's alone, so a second pipeline's
+Service or PodDisruptionBudget never selects this one's pods. Call with (dict "name" $name "root" $).
+*/}}
+{{- define "millpond.selectorLabels" -}}
+app.kubernetes.io/name: millpond
+app.kubernetes.io/instance: {{ .name }}
+{{- end -}}
+
+{{- define "millpond.labels" -}}
+{{ include "millpond.selectorLabels" . }}
+app.kubernetes.io/managed-by: {{ .root.Release.Service }}
+app.kubernetes.io/part-of: {{ .root.Release.Name }}
+helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version }}
+{{- end -}}
+
+{{/*
+The maintenance Jobs' pods: another app.kubernetes.io/name, so the writer's Service and PodDisruptionBudget (which
+select name=millpond) never take them in.
+*/}}
+{{- define "millpond.maintenanceLabels" -}}
+app.kubernetes.io/name: millpond-maintenance
+app.kubernetes.io/instance: {{ .name }}
+app.kubernetes.io/part-of: {{ .root.Release.Name }}
+{{- end -}}
+
+{{/* Variables whose values are secrets: they belong in the pipeline's Secret, never in a ConfigMap. */}}
+{{- define "millpond.secretVariable" -}}
+(?i)(PASSWORD|PASSWD|SECRET|TOKEN|CREDENTIAL|API_KEY|PRIVATE_KEY|AUTH_HEADER_VALUE|SSL_KEY_PEM)
+{{- end -}}
+
+{{/*
+Checks one pipeline's values and fails the render with one line naming what is wrong.
+Call with (dict "name" $name "p" $p "root" $).
+*/}}
+{{- define "millpond.validate" -}}
+{{- $name := .name -}}
+{{- $p := .p -}}
+{{- if not (regexMatch "^[a-z0-9]([-a-z0-9]{0,40}[a-z0-9])?$" $name) -}}
+{{- fail (printf "pipelines: %q is not a DNS label of at most 42 characters (it names millpond-<pipeline> and the CronJobs)" $name) -}}
+{{- end -}}
+{{- range $field := list "topic" "table" "dataPath" "partitions" "replicas" -}}
+{{- if not (hasKey $p $field) -}}
+{{- fail (printf "pipelines.%s.%s is required" $name $field) -}}
+{{- end -}}
+{{- end -}}
+{{- if lt (int $p.replicas) 1 -}}
+{{- fail (printf "pipelines.%s.replicas must be at least 1, got %v" $name $p.replicas) -}}
+{{- end -}}
+{{- if gt (int $p.replicas) (int $p.partitions) -}}
+{{- fail (printf "pipelines.%s.replicas (%v) exceeds partitions (%v): the pods past the partition count would get no partitions and never be ready" $name $p.replicas $p.partitions) -}}
+{{- end -}}
+{{- $env := merge (dict) ($p.env | default dict) .root.Values.env -}}
+{{- range $k, $v := $env -}}
+{{- if regexMatch (include "millpond.secretVariable" $) $k -}}
+{{- fail (printf "pipelines.%s: %s is a secret; put it in the Secret %s, not in env (which renders into a ConfigMap)" $name $k (include "millpond.secretName" (dict "name" $name "p" $p))) -}}
+{{- end -}}
+{{- if has $k (list "REPLICA_COUNT" "POD_NAME" "JAVA_OPTS" "KAFKA_TOPIC" "DUCKLAKE_TABLE" "DUCKLAKE_DATA_PATH") -}}
+{{- fail (printf "pipelines.%s: %s is rendered by the chart (from replicas, the pod name, javaOpts, topic, table, dataPath); do not set it in env" $name $k) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "millpond.secretName" -}}
+{{- .p.secretName | default (printf "millpond-%s-secrets" .name) -}}
+{{- end -}}
+
+{{/* Pod-level security: non-root, the runtime's default seccomp profile, no service account token unless one is bound. */}}
+{{- define "millpond.podSecurity" -}}
+{{- if .Values.serviceAccountName -}}
+serviceAccountName: {{ .Values.serviceAccountName }}
+automountServiceAccountToken: true
+{{- else -}}
+automountServiceAccountToken: false
+{{- end }}
+securityContext:
+  runAsNonRoot: true
+  runAsUser: 1001
+  seccompProfile:
+    type: RuntimeDefault
+{{- end -}}
+
+{{- define "millpond.containerSecurity" -}}
+securityContext:
+  allowPrivilegeEscalation: false
+  readOnlyRootFilesystem: true
+  capabilities:
+    drop: ["ALL"]
+{{- end -}}
