@@ -29,9 +29,16 @@ app.kubernetes.io/instance: {{ .name }}
 app.kubernetes.io/part-of: {{ .root.Release.Name }}
 {{- end -}}
 
-{{/* Variables whose values are secrets: they belong in the pipeline's Secret, never in a ConfigMap. */}}
+{{/*
+Variables whose values are secrets: they belong in the pipeline's Secret, never in a ConfigMap. The same rule as the
+app's (config.SecretVariables; HelmChartTest holds the two together): a name containing one of these words, unless it
+names where to find something (a URL, an endpoint, a file) rather than the thing itself.
+*/}}
 {{- define "millpond.secretVariable" -}}
-(?i)(PASSWORD|PASSWD|SECRET|TOKEN|CREDENTIAL|API_KEY|PRIVATE_KEY|AUTH_HEADER_VALUE|SSL_KEY_PEM)
+(?i)(PASSWORD|PASSWD|SECRET|TOKEN|CREDENTIAL|API_KEY|PRIVATE_KEY|KEY_PEM|AUTH_HEADER_VALUE)
+{{- end -}}
+{{- define "millpond.notASecret" -}}
+(?i)(_URL|_ENDPOINT|_ENDPOINT_URL|_FILE|_LOCATION)$
 {{- end -}}
 
 {{/*
@@ -57,7 +64,7 @@ Call with (dict "name" $name "p" $p "root" $).
 {{- end -}}
 {{- $env := merge (dict) ($p.env | default dict) .root.Values.env -}}
 {{- range $k, $v := $env -}}
-{{- if regexMatch (include "millpond.secretVariable" $) $k -}}
+{{- if and (regexMatch (include "millpond.secretVariable" $) $k) (not (regexMatch (include "millpond.notASecret" $) $k)) -}}
 {{- fail (printf "pipelines.%s: %s is a secret; put it in the Secret %s, not in env (which renders into a ConfigMap)" $name $k (include "millpond.secretName" (dict "name" $name "p" $p))) -}}
 {{- end -}}
 {{- if has $k (list "REPLICA_COUNT" "POD_NAME" "JAVA_OPTS" "KAFKA_TOPIC" "DUCKLAKE_TABLE" "DUCKLAKE_DATA_PATH") -}}

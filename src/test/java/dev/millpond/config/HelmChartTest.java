@@ -196,6 +196,32 @@ class HelmChartTest extends DeploymentInvariants {
         assertThat(helm("template", "lake", CHART.toString()).exit()).isZero();
     }
 
+    /**
+     * The chart keeps out of ConfigMaps exactly the variables the app treats as secrets (and so redacts): a name the
+     * app calls a secret fails the render, any other renders.
+     */
+    @Test
+    void theChartsSecretRuleIsTheApps() {
+        List<String> names = List.of("DUCKLAKE_RDS_PASSWORD", "DUCKDB_S3_SECRET_ACCESS_KEY", "DUCKDB_S3_ACCESS_KEY_ID",
+                "KAFKA_CONSUMER_SSL_KEY_PEM", "KAFKA_CONSUMER_SSL_KEY_PASSWORD", "KAFKA_CONSUMER_SASL_PASSWORD",
+                "KAFKA_CONSUMER_SASL_USERNAME", "KAFKA_CONSUMER_SASL_OAUTHBEARER_TOKEN_ENDPOINT_URL",
+                "KAFKA_CONSUMER_SSL_CA_LOCATION", "KAFKA_CONSUMER_SSL_KEYSTORE_LOCATION", "HOGLAKE_TOKEN",
+                "HOGLAKE_URL", "PUSHGATEWAY_URL", "OTEL_EXPORTER_OTLP_ENDPOINT", "MILLPOND_API_KEY",
+                "MILLPOND_AUTH_HEADER_VALUE", "DUCKLAKE_RDS_SSLROOTCERT", "x_private_key", "SOME_CREDENTIAL_FILE",
+                "MILLPOND_INCLUDE_VALUES_URL", "DUCKLAKE_RDS_PASSWD");
+        for (String name : names) {
+            Run run = helm("template", "lake", CHART.toString(), "--set-string=pipelines.events.env." + name + "=v4lue");
+            if (SecretVariables.isSecret(name)) {
+                assertThat(run.exit()).as(name).isNotZero();
+                assertThat(run.stderr()).as(name).contains(name + " is a secret");
+            } else {
+                assertThat(run.exit()).as(name + ": " + run.stderr()).isZero();
+            }
+        }
+        assertThat(names).as("both kinds are tried").anyMatch(SecretVariables::isSecret)
+                .anyMatch(n -> !SecretVariables.isSecret(n));
+    }
+
     JsonNode named(String kind, String name) {
         return kind(kind).stream().filter(m -> m.at("/metadata/name").asText().equals(name)).findFirst()
                 .orElseThrow(() -> new AssertionError(kind + " " + name + " not rendered"));
