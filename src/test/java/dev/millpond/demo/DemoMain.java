@@ -32,6 +32,8 @@ public final class DemoMain {
     static final int EVENTS = 20_000;
 
     public static void main(String[] args) throws Exception {
+        // `-Ddemo.variant=properties` on the Maven command line: dual-write that column into a VARIANT companion.
+        String variantColumn = System.getProperty("millpond.demo.variant", "").strip();
         Path dir = Path.of(System.getProperty("millpond.demo.dir", "target/demo")).toAbsolutePath();
         Path data = dir.resolve("lake");
         Files.createDirectories(data);
@@ -68,6 +70,10 @@ public final class DemoMain {
             // Required by the DuckLake config even when DATA_PATH is local; unused for a local directory.
             env.put("DUCKDB_S3_ACCESS_KEY_ID", "unused");
             env.put("DUCKDB_S3_SECRET_ACCESS_KEY", "unused");
+            if (!variantColumn.isEmpty()) {
+                env.put("MILLPOND_VARIANT_COLUMNS", variantColumn);
+                say("MILLPOND_VARIANT_COLUMNS=" + variantColumn + ": dual-writing it into " + variantColumn + "_variant");
+            }
             Path log = dir.resolve("millpond.log");
             Files.deleteIfExists(log);
             try (AppProcess app = AppProcess.start(env, log)) {
@@ -89,11 +95,11 @@ public final class DemoMain {
                 int code = app.stop(Duration.ofSeconds(60));
                 say("millpond stopped on SIGTERM with exit code " + code);
             }
-            query(postgres, catalogDb, data);
+            query(postgres, catalogDb, data, variantColumn);
         }
     }
 
-    private static void query(Postgres postgres, String catalogDb, Path data) throws Exception {
+    private static void query(Postgres postgres, String catalogDb, Path data, String variantColumn) throws Exception {
         String attach = "ATTACH 'ducklake:postgres:host=" + postgres.host() + " port=" + postgres.port() + " dbname="
                 + catalogDb + " user=" + postgres.user() + " password=" + postgres.password() + "' AS lake (DATA_PATH '"
                 + data + "/')";
@@ -111,11 +117,38 @@ public final class DemoMain {
             print(s, "SELECT event, count(*) AS n, round(avg(amount), 2) AS avg_amount FROM lake.main.events "
                     + "GROUP BY event ORDER BY n DESC");
             print(s, "SELECT id, event, team_id, amount, properties FROM lake.main.events ORDER BY id LIMIT 3");
+            if (variantColumn.equals("properties")) {
+                showVariant(s);
+            }
         }
         say("parquet files are under " + data);
         say("to query a lake like this yourself with DuckDB 1.5.5 (extensions ducklake + postgres):");
         System.out.println("    " + attach + ";");
         System.out.println("    SELECT event, count(*) FROM lake.main.events GROUP BY event;");
+    }
+
+    /**
+     * The same question asked of the text column and of its VARIANT companion, and what DuckDB wrote into the parquet
+     * file for the companion: a shredded, typed column per common key next to the untyped rest.
+     */
+    private static void showVariant(Statement s) throws Exception {
+        say("the same question of the JSON text and of the VARIANT companion:");
+        print(s, "SELECT json_extract_string(properties, '$.\"$browser\"') AS browser, count(*) AS n "
+                + "FROM lake.main.events GROUP BY 1 ORDER BY n DESC, 1");
+        print(s, "SELECT properties_variant.\"$browser\"::VARCHAR AS browser, count(*) AS n "
+                + "FROM lake.main.events GROUP BY 1 ORDER BY n DESC, 1");
+        String file;
+        try (ResultSet rs = s.executeQuery("SELECT data_file FROM ducklake_list_files('lake', 'events') "
+                + "ORDER BY data_file LIMIT 1")) {
+            if (!rs.next()) {
+                say("no data file (every flush was inlined into the catalog)");
+                return;
+            }
+            file = rs.getString(1);
+        }
+        say("the companion's columns in " + file + ":");
+        print(s, "SELECT path_in_schema, type, count(*) AS row_groups FROM parquet_metadata('" + file.replace("'", "''")
+                + "') WHERE path_in_schema LIKE 'properties_variant%' GROUP BY ALL ORDER BY path_in_schema");
     }
 
     private static void print(Statement s, String sql) throws Exception {
