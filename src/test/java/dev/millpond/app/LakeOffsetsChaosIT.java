@@ -34,7 +34,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * land in {@code _millpond_rejects} in the same commits. At the end every id is exactly once in the table or
  * exactly once in the rejects table. The kills counted inside the window are those the app's log shows landed there
  * ({@link CommitWindow}), not the ones aimed at it. The control, {@link #withoutLakeOffsetsAKillInsideTheWindowDuplicates},
- * runs the same kill with the feature off and must find duplicates, so the check is shown able to fail.
+ * runs the same kill with the feature off and must find duplicates, so the check is shown able to fail. Every
+ * other run writes a VARIANT companion of {@code properties}, so kills also land in that write path.
  */
 class LakeOffsetsChaosIT {
 
@@ -72,7 +73,9 @@ class LakeOffsetsChaosIT {
             for (int i = 0; i < kills; i++) {
                 Path log = LOGS.resolve(topic + "-" + i + ".log");
                 KillMoment moment = KillMoment.values()[random.nextInt(KillMoment.values().length)];
-                try (AppProcess app = AppProcess.start(env, log)) {
+                // Every other run dual-writes properties into a VARIANT companion (a fleet turning it on and off
+                // across restarts): the companion's INSERT path is killed as often as the plain one.
+                try (AppProcess app = AppProcess.start(withVariant(env, i % 2 == 0), log)) {
                     killAt(moment, app, random);
                 }
                 killed.merge(moment, 1, Integer::sum);
@@ -91,7 +94,7 @@ class LakeOffsetsChaosIT {
         long expected = produced.get();
         String groupId = "millpond-" + topic + "-events";
         Path last = LOGS.resolve(topic + "-final.log");
-        try (AppProcess app = AppProcess.start(env, last)) {
+        try (AppProcess app = AppProcess.start(withVariant(env, true), last)) {
             Map<Integer, Long> end = kafka.endOffsets(topic);
             app.await("the final run to commit every partition to its end", Duration.ofMinutes(2),
                     () -> kafka.committedOffsets(groupId, topic).equals(end));
@@ -114,6 +117,12 @@ class LakeOffsetsChaosIT {
         assertThat(rejects).as("rejects: count(*), count(DISTINCT (partition, offset)), distinct ids in rows ∪ rejects")
                 .containsExactly(poison, poison, expected);
         assertThat(poison).as("poison produced").isPositive();
+        long[] variant = variantCounts(lake);
+        System.out.printf("[chaos] VARIANT companions: %d rows with one, %d without, %d differing from the text%n",
+                variant[0], variant[1], variant[2]);
+        assertThat(variant[0]).as("rows written with a VARIANT companion").isPositive();
+        assertThat(variant[1]).as("rows written by runs without VARIANT").isPositive();
+        assertThat(variant[2]).as("companions whose $browser differs from the text's").isZero();
         assertThat(killedInsideTheWindow).as("kills the log shows inside the lake→Kafka window").isPositive();
         assertThat(restartsResumingFromTheLake).as("restarts that skipped a replay thanks to the lake").isPositive();
         // The offsets audit agrees: each flush's range meets the next, none overlaps, nothing is missing.
@@ -229,6 +238,26 @@ class LakeOffsetsChaosIT {
              ResultSet rs = s.executeQuery("SELECT count(*), count(DISTINCT id) FROM lake.main.events")) {
             rs.next();
             return new long[]{rs.getLong(1), rs.getLong(2)};
+        }
+    }
+
+    private static Map<String, String> withVariant(Map<String, String> env, boolean on) {
+        Map<String, String> copy = new HashMap<>(env);
+        if (on) {
+            copy.put("MILLPOND_VARIANT_COLUMNS", "properties");
+        }
+        return copy;
+    }
+
+    /** Rows with a companion, rows without, and rows whose companion disagrees with the text it was cast from. */
+    private static long[] variantCounts(DuckLakeStack lake) throws Exception {
+        try (Connection c = lake.openQueryConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(properties_variant), count(*) - count(properties_variant), "
+                     + "count(*) FILTER (WHERE properties_variant IS NOT NULL AND "
+                     + "properties_variant.\"$browser\"::VARCHAR IS DISTINCT FROM "
+                     + "json_extract_string(properties, '$.\"$browser\"')) FROM lake.main.events")) {
+            rs.next();
+            return new long[]{rs.getLong(1), rs.getLong(2), rs.getLong(3)};
         }
     }
 
