@@ -34,6 +34,10 @@ public final class DemoMain {
     public static void main(String[] args) throws Exception {
         // `-Ddemo.variant=properties` on the Maven command line: dual-write that column into a VARIANT companion.
         String variantColumn = System.getProperty("millpond.demo.variant", "").strip();
+        if (!variantColumn.isEmpty() && !variantColumn.equals("properties")) {
+            throw new IllegalArgumentException("-Ddemo.variant: the demo's events carry one JSON object column, "
+                    + "properties; got '" + variantColumn + "'");
+        }
         Path dir = Path.of(System.getProperty("millpond.demo.dir", "target/demo")).toAbsolutePath();
         Path data = dir.resolve("lake");
         Files.createDirectories(data);
@@ -117,7 +121,7 @@ public final class DemoMain {
             print(s, "SELECT event, count(*) AS n, round(avg(amount), 2) AS avg_amount FROM lake.main.events "
                     + "GROUP BY event ORDER BY n DESC");
             print(s, "SELECT id, event, team_id, amount, properties FROM lake.main.events ORDER BY id LIMIT 3");
-            if (variantColumn.equals("properties")) {
+            if (!variantColumn.isEmpty()) {
                 showVariant(s);
             }
         }
