@@ -62,7 +62,7 @@ class DuckLakeStackTest {
                 .containsEntry("DUCKLAKE_RDS_PORT", String.valueOf(Services.postgres().port()))
                 .containsEntry("DUCKLAKE_RDS_DATABASE", lake.catalogDatabase())
                 .containsEntry("DUCKLAKE_RDS_USERNAME", "postgres")
-                .containsEntry("DUCKLAKE_RDS_PASSWORD", "postgres")
+                .containsEntry("DUCKLAKE_RDS_PASSWORD", Services.postgres().password())
                 .containsEntry("DUCKLAKE_DATA_PATH", "s3://" + lake.bucket() + "/" + lake.dataPrefix())
                 .containsEntry("DUCKLAKE_CONNECTION", ":memory:")
                 .containsEntry("DUCKDB_S3_ENDPOINT", Services.s3().endpoint())
