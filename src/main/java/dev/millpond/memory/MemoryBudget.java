@@ -17,6 +17,11 @@ import java.util.Optional;
  *       overlap, since the flush being written stays in Arrow memory while the next one fills. The pump flushes
  *       early when the pending batches' actual allocation reaches {@link #arrowPendingBytes()}, so no
  *       {@code FLUSH_SIZE} can outgrow the limit;</li>
+ *   <li><b>rejects</b>: records set aside for the rejects table are kept whole, on the heap (the consumer's own
+ *       arrays, not copied), until their flush: the pump flushes when they reach {@link #rejectsPendingBytes()}, a
+ *       slice of the heap beside Kafka's, so one flush holds at most that plus the poll that crossed it (itself within
+ *       the fetch bound). The sink hands them to DuckDB in Arrow batches of at most 8 MiB (or one record, when a
+ *       record is larger), which the slack covers;</li>
  *   <li><b>DuckDB</b>: {@code memory_limit}, what is left; an explicit {@code DUCKDB_MEMORY_LIMIT} wins;</li>
  *   <li><b>slack</b>: what no allocator accounts for — malloc fragmentation (the image sets
  *       {@code MALLOC_ARENA_MAX=2}), DuckDB allocations outside its buffer manager, the Arrow C stream.</li>
@@ -39,6 +44,11 @@ import java.util.Optional;
 public record MemoryBudget(Optional<Long> limitBytes, String source, long heapBytes, long jvmNativeBytes,
                            long arrowPendingBytes, long arrowBytes, Optional<Long> duckdbBytes, int duckdbThreads,
                            long kafkaFetchBytes, boolean overlapWrites) {
+
+    /** The most rejects a pending flush holds before it is flushed: a sixteenth of the heap, 1 to 16 MiB. */
+    public long rejectsPendingBytes() {
+        return Math.max(MIB, Math.min(16 * MIB, heapBytes / 16));
+    }
 
     static final long MIB = 1L << 20;
     /** Metaspace, code cache, symbols, threads and GC of this app at a 256 MiB heap, from NMT, rounded up. */
@@ -115,14 +125,17 @@ public record MemoryBudget(Optional<Long> limitBytes, String source, long heapBy
         if (limitBytes.isEmpty()) {
             return String.format(Locale.ROOT, "Memory budget: no container limit found (set %s or a cgroup limit);"
                             + " heap %d MiB, Arrow pending up to %d MiB, DuckDB memory_limit %s, threads %d,"
-                            + " Kafka fetch.max.bytes %d MiB", ContainerMemory.VARIABLE, heapBytes / MIB,
-                    arrowPendingBytes / MIB, duck, duckdbThreads, kafkaFetchBytes / MIB);
+                            + " Kafka fetch.max.bytes %d MiB, rejects flush at %d MiB", ContainerMemory.VARIABLE,
+                    heapBytes / MIB, arrowPendingBytes / MIB, duck, duckdbThreads, kafkaFetchBytes / MIB,
+                    rejectsPendingBytes() / MIB);
         }
         long total = limitBytes.get();
         return String.format(Locale.ROOT, "Memory budget: limit %d MiB (%s) = heap %d + JVM native %d + Arrow %d"
                         + " (flush at %d pending%s) + DuckDB %s + slack %d; DuckDB threads %d, Kafka fetch.max.bytes"
-                        + " %d MiB (in the heap)", total / MIB, source, heapBytes / MIB, jvmNativeBytes / MIB,
-                arrowBytes / MIB, arrowPendingBytes / MIB, overlapWrites ? ", two flushes alive" : "", duck, (total - heapBytes - jvmNativeBytes - arrowBytes
-                        - duckdbBytes.orElse(0L)) / MIB, duckdbThreads, kafkaFetchBytes / MIB);
+                        + " %d MiB and rejects flush at %d MiB (both in the heap)", total / MIB, source, heapBytes / MIB,
+                jvmNativeBytes / MIB, arrowBytes / MIB, arrowPendingBytes / MIB,
+                overlapWrites ? ", two flushes alive" : "", duck, (total - heapBytes - jvmNativeBytes - arrowBytes
+                        - duckdbBytes.orElse(0L)) / MIB, duckdbThreads, kafkaFetchBytes / MIB,
+                rejectsPendingBytes() / MIB);
     }
 }

@@ -43,6 +43,7 @@ public final class MillpondMetrics {
     private final Counter variantCompanionColumnsDropped;
     private final Counter variantWriteFallback;
     private final Counter variantValuesCoerced;
+    private final Counter rejectsTruncated;
 
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
     private final Map<String, GaugeValue> gauges = new ConcurrentHashMap<>();
@@ -54,6 +55,7 @@ public final class MillpondMetrics {
         recordsWritten = Counter.builder("millpond.records.written").tags(base).register(registry);
         schemaColumnsAdded = Counter.builder("millpond.schema.columns.added").tags(base).register(registry);
         schemaColumnsWidened = Counter.builder("millpond.schema.columns.widened").tags(base).register(registry);
+        rejectsTruncated = Counter.builder("millpond.rejects.truncated").tags(base).register(registry);
         flushDuration = secondsHistogram("millpond.flush.duration");
         conversionSeconds = secondsHistogram("millpond.arrow.conversion");
         flushSizeBytes = histogram("millpond.flush.size.bytes", FLUSH_BYTES_BUCKETS);
@@ -131,6 +133,16 @@ public final class MillpondMetrics {
     public void recordsRejected(String reason, long n) {
         if (n > 0) {
             counter("millpond.records.rejected", "reason", reason).increment(n);
+        }
+    }
+
+    /**
+     * Rejects a committed flush stored cut at MILLPOND_REJECTS_MAX_VALUE_BYTES: their value in the lake is not the
+     * whole record.
+     */
+    public void rejectsTruncated(long n) {
+        if (n > 0) {
+            rejectsTruncated.increment(n);
         }
     }
 

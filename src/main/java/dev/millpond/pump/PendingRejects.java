@@ -56,9 +56,14 @@ final class PendingRejects {
 
     /** After the flush that carried {@code landed} committed. */
     void committed(List<RejectedRecord> landed) {
+        long truncated = 0;
         for (RejectedRecord r : landed) {
             metrics.recordsRejected(r.reason(), 1);
+            if (r.truncated()) {
+                truncated++;
+            }
         }
+        metrics.rejectsTruncated(truncated);
     }
 
     /**
@@ -118,6 +123,13 @@ final class PendingRejects {
                 reason.label(), error, record.value(), maxValueBytes);
         records.add(r);
         bytes += r.bytes();
+        if (r.truncated()) {
+            // The operator chose the cap; still, the lake is about to hold less than the record, and Kafka's
+            // retention will take the rest, so each one is named.
+            LOG.warnf("Rejected record at partition %d offset %d (%s) is %d bytes; only its first %d are kept"
+                    + " (MILLPOND_REJECTS_MAX_VALUE_BYTES), value_truncated is set", r.partition(), r.offset(),
+                    r.reason(), r.valueLength(), r.value().length);
+        }
     }
 
     /** One WARN per 10 s at most, naming where the first set-aside record is; the rest go to DEBUG, counted. */

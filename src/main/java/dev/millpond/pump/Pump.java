@@ -209,7 +209,7 @@ public final class Pump {
 
         boolean sizeFired = settings.flushSizeBytes() <= 0 ? !records.isEmpty()
                 : pending.bytes() >= settings.flushSizeBytes() || pending.allocated() >= settings.pendingMemoryBytes()
-                || rejects.bytes() >= Math.min(settings.flushSizeBytes(), PumpSettings.MAX_PENDING_REJECT_BYTES);
+                || rejects.bytes() >= Math.min(settings.flushSizeBytes(), settings.pendingRejectBytes());
         boolean timeFired = System.nanoTime() - lastFlushNanos >= intervalNanos;
         PlanReplay.Step planned = plans.step();
         if (planned == PlanReplay.Step.HOLD || planned == PlanReplay.Step.NORMAL && !sizeFired && !timeFired) {

@@ -10,16 +10,12 @@ package dev.millpond.pump;
  *                               fires a size flush whatever FLUSH_SIZE says, so the pod fits its memory limit
  * @param overlapWrites          MILLPOND_OVERLAP_WRITES: write flush N on a writer thread while flush N+1 is consumed
  *                               (the memory budget then counts two flushes)
+ * @param pendingRejectBytes     the memory budget's bound on the rejects one flush holds: they sit on the heap (not in
+ *                               Arrow memory), whole, so reaching it fires a size flush long before FLUSH_SIZE would
  */
 public record PumpSettings(String topic, long flushSizeBytes, long flushIntervalMs, int consumeBatchSize,
                            long pauseAfterLakeCommitMs, int rejectMaxValueBytes, long pendingMemoryBytes,
-                           boolean overlapWrites) {
-
-    /**
-     * Rejects held for one flush, at most: they sit on the heap (not in Arrow memory) and are sent as SQL text, so
-     * they flush long before FLUSH_SIZE would.
-     */
-    static final long MAX_PENDING_REJECT_BYTES = 16L << 20;
+                           boolean overlapWrites, long pendingRejectBytes) {
 
     static final int MIN_BATCH = 10;
 

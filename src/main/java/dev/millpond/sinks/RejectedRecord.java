@@ -7,7 +7,8 @@ package dev.millpond.sinks;
  * @param timestampMs the Kafka record timestamp in epoch milliseconds, negative when the record has none
  * @param reason      a stable label ({@code json_parse}, {@code column_limit}); the same as the skip metric's
  * @param error       the human-readable detail, bounded in length
- * @param value       the value's first bytes (at most the configured bound)
+ * @param value       the value's bytes: all of them, or its first bytes when an operator capped them
+ *                    (MILLPOND_REJECTS_MAX_VALUE_BYTES)
  * @param valueLength the value's full length in bytes
  */
 public record RejectedRecord(String topic, int partition, long offset, long timestampMs, String reason, String error,
@@ -38,6 +39,11 @@ public record RejectedRecord(String topic, int partition, long offset, long time
             }
         }
         return out.toString();
+    }
+
+    /** Whether the value was cut at the operator's cap, so {@link #value} is not the whole record. */
+    public boolean truncated() {
+        return value.length < valueLength;
     }
 
     /** Heap this record holds, roughly: what the pump counts towards its flush triggers. */

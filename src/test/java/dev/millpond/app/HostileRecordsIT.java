@@ -59,6 +59,64 @@ class HostileRecordsIT {
         runSeed(Long.getLong("hostile.seed", 1L) + 100, Integer.getInteger("hostile.records", 200), true);
     }
 
+    /**
+     * The pod's own shape (1 GiB, the image's 20 % heap): flushes holding several 5 MB rejects among ordinary events
+     * fit it, and every reject is stored whole.
+     */
+    @Test
+    void multiMegabyteRejectsAreKeptWholeWithinThePodsMemory() throws Exception {
+        KafkaBroker kafka = Services.kafka();
+        DuckLakeStack lake = Services.newDuckLake();
+        String topic = Services.uniqueName("large-rejects");
+        kafka.createTopic(topic, 2, HostileJson.LARGE_TOPIC_CONFIG);
+        Map<String, byte[]> large = new HashMap<>();
+        long id = 1_000_000;
+        for (int p = 0; p < 2; p++) {
+            HostileJson generator = new HostileJson(7, p);
+            for (int round = 0; round < 4; round++) {
+                kafka.produce(topic, p, dev.millpond.demo.SampleEvents.events(p * 10_000L + round * 250L, 250));
+                HostileJson.Value v = generator.nextLarge(id++);
+                long offset = kafka.produce(topic, p, List.of(v.bytes())).get(0);
+                large.put(p + ":" + offset, v.bytes());
+            }
+        }
+        Map<String, String> env = MillpondEnvironment.of(kafka, lake, topic, "FLUSH_INTERVAL_MS", "2000");
+        env.put("MILLPOND_MEMORY_LIMIT", "1Gi");
+        long peak;
+        String log;
+        try (AppProcess app = AppProcess.start(env, DuckLakeEndToEndIT.LOGS.resolve(topic + ".log"), "-Xmx205m")) {
+            Map<Integer, Long> end = kafka.endOffsets(topic);
+            app.await("every partition committed to its end", Duration.ofMinutes(5), () -> {
+                if (!app.isAlive()) {
+                    throw new AssertionError("the app exited on its own\n" + app.logTail());
+                }
+                return kafka.committedOffsets("millpond-" + topic + "-events", topic).equals(end);
+            });
+            peak = app.peakRssBytes();
+            assertThat(app.metric("millpond_rejects_truncated_total")).hasValue(0);
+            assertThat(app.stop(Duration.ofSeconds(60))).as("exit code on SIGTERM").isZero();
+            log = app.logText();
+        }
+        assertThat(log).contains("rejects flush at 12 MiB");
+        int checked = 0;
+        try (Connection c = lake.openQueryConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT kafka_partition, kafka_offset, value, value_truncated"
+                     + " FROM lake.main._millpond_rejects")) {
+            while (rs.next()) {
+                byte[] produced = large.get(rs.getInt(1) + ":" + rs.getLong(2));
+                assertThat(produced).as("a reject at %d:%d is one of the large records", rs.getInt(1), rs.getLong(2))
+                        .isNotNull();
+                assertThat(sha256(rs.getBytes(3))).isEqualTo(sha256(produced));
+                assertThat(rs.getBoolean(4)).isFalse();
+                checked++;
+            }
+        }
+        System.out.printf("[large rejects] %d rejects of up to %d bytes kept whole, peak RSS %d MB%n", checked,
+                large.values().stream().mapToInt(b -> b.length).max().orElse(0), peak >> 20);
+        assertThat(checked).as("every large record rejected once").isEqualTo(large.size());
+        assertThat(peak).as("peak RSS under the pod limit").isLessThan(POD_LIMIT_BYTES);
+    }
+
     private void runSeed(long seed, int records) throws Exception {
         runSeed(seed, records, false);
     }
@@ -67,18 +125,20 @@ class HostileRecordsIT {
         KafkaBroker kafka = Services.kafka();
         DuckLakeStack lake = Services.newDuckLake();
         String topic = Services.uniqueName("hostile");
-        kafka.createTopic(topic, PARTITIONS);
+        kafka.createTopic(topic, PARTITIONS, HostileJson.LARGE_TOPIC_CONFIG);
         Map<Long, Produced> produced = new HashMap<>();
         long id = 0;
         for (int p = 0; p < PARTITIONS; p++) {
             HostileJson generator = new HostileJson(seed, p, variant);
             List<HostileJson.Value> values = new ArrayList<>();
             for (int i = 0; i < records / PARTITIONS; i++) {
-                values.add(generator.next(id++));
+                // Two multi-megabyte or many-keyed records among each partition's hostile ones.
+                values.add(i % (records / PARTITIONS / 2 + 1) == 1 ? generator.nextLarge(id++) : generator.next(id++));
             }
             List<Long> offsets = kafka.produce(topic, p, values.stream().map(HostileJson.Value::bytes).toList());
             for (int i = 0; i < values.size(); i++) {
-                produced.put(values.get(i).id(), new Produced(values.get(i).kind(), p, offsets.get(i)));
+                produced.put(values.get(i).id(), new Produced(values.get(i).kind(), p, offsets.get(i),
+                        sha256(values.get(i).bytes()), values.get(i).bytes().length));
             }
         }
         Map<String, String> env = new HashMap<>(MillpondEnvironment.of(kafka, lake, topic, "FLUSH_INTERVAL_MS", "1000"));
@@ -102,14 +162,15 @@ class HostileRecordsIT {
 
         Map<Long, Integer> rows = new HashMap<>();
         Map<Long, List<String>> rejected = new HashMap<>();
+        long largestReject = 0;
         try (Connection c = lake.openQueryConnection(); Statement s = c.createStatement()) {
             try (ResultSet rs = s.executeQuery("SELECT id FROM lake.main.events")) {
                 while (rs.next()) {
                     rows.merge(rs.getLong(1), 1, Integer::sum);
                 }
             }
-            try (ResultSet rs = s.executeQuery("SELECT kafka_partition, kafka_offset, reason, value "
-                    + "FROM lake.main._millpond_rejects")) {
+            try (ResultSet rs = s.executeQuery("SELECT kafka_partition, kafka_offset, reason, value, value_length, "
+                    + "value_truncated FROM lake.main._millpond_rejects")) {
                 while (rs.next()) {
                     Matcher m = FIRST_NUMBER.matcher(new String(rs.getBytes(4), StandardCharsets.ISO_8859_1));
                     assertThat(m.find()).as("an id in a reject's value").isTrue();
@@ -119,6 +180,11 @@ class HostileRecordsIT {
                     assertThat(rs.getInt(1) + ":" + rs.getLong(2)).as("where id %d was produced", rejectedId)
                             .isEqualTo(origin.partition() + ":" + origin.offset());
                     assertThat(rs.getString(3)).as("reason").isIn("json_parse", "column_limit");
+                    assertThat(sha256(rs.getBytes(4))).as("the stored value of id %d is the record's bytes",
+                            rejectedId).isEqualTo(origin.sha256());
+                    assertThat(rs.getLong(5)).as("value_length of id %d", rejectedId).isEqualTo(origin.length());
+                    assertThat(rs.getBoolean(6)).as("value_truncated of id %d", rejectedId).isFalse();
+                    largestReject = Math.max(largestReject, origin.length());
                     rejected.computeIfAbsent(rejectedId, k -> new ArrayList<>()).add(rs.getString(3));
                 }
             }
@@ -138,7 +204,10 @@ class HostileRecordsIT {
             String place = inRows > 0 ? "row" : reasons.isEmpty() ? "LOST" : reasons.get(0);
             where.computeIfAbsent(e.getValue().kind(), k -> new TreeMap<>()).merge(place, 1, Integer::sum);
         }
-        System.out.printf("[hostile] seed=%d records=%d peak RSS %d MB %s%n", seed, produced.size(), peak >> 20, where);
+        System.out.printf("[hostile] seed=%d records=%d peak RSS %d MB, largest reject %d bytes %s%n", seed,
+                produced.size(), peak >> 20, largestReject, where);
+        assertThat(largestReject).as("a multi-megabyte reject was kept (seed " + seed + ")")
+                .isGreaterThan(HostileJson.LARGE_MESSAGE_BYTES - 200_000L);
         assertThat(violations).as("records not exactly once in rows ∪ rejects (seed " + seed + ")").isEmpty();
         assertThat(rows.keySet()).as("rows whose id was never produced").allMatch(produced::containsKey);
         assertThat(peak).as("peak RSS under the pod limit (seed " + seed + ")").isLessThan(POD_LIMIT_BYTES);
@@ -176,6 +245,14 @@ class HostileRecordsIT {
                 .as("string-only fallbacks").isZero();
     }
 
-    private record Produced(HostileJson.Kind kind, int partition, long offset) {
+    private record Produced(HostileJson.Kind kind, int partition, long offset, String sha256, int length) {
+    }
+
+    static String sha256(byte[] bytes) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 }

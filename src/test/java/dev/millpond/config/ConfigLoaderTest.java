@@ -403,7 +403,7 @@ class ConfigLoaderTest {
 
     @Test
     void tableWidthAndRejectsDefaultsAndOverrides() {
-        assertThat(TestEnv.load("GROUP_ID", "").landing()).isEqualTo(new LandingLimits(1000, 100, true, 65_536));
+        assertThat(TestEnv.load("GROUP_ID", "").landing()).isEqualTo(new LandingLimits(1000, 100, true, LandingLimits.UNCAPPED));
         assertThat(TestEnv.load("MILLPOND_MAX_TABLE_COLUMNS", " 2_000 ", "MILLPOND_MAX_NEW_COLUMNS_PER_FLUSH", "50",
                 "MILLPOND_REJECTS", "False", "MILLPOND_REJECTS_MAX_VALUE_BYTES", "1024").landing())
                 .isEqualTo(new LandingLimits(2000, 50, false, 1024));

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -139,5 +140,19 @@ class MemoryBudgetTest {
         assertEquals(Optional.empty(), ContainerMemory.detect(Map.of(), cgroup), "v1 without a limit");
         Files.writeString(cgroup.resolve("memory").resolve("memory.limit_in_bytes"), "2147483648\n");
         assertEquals(Optional.of(new ContainerMemory(2L << 30, "cgroup")), ContainerMemory.detect(Map.of(), cgroup));
+    }
+
+    /** Rejects are held whole on the heap: a slice of it beside Kafka's, so several multi-megabyte ones flush early. */
+    @Test
+    void pendingRejectsFlushAtASixteenthOfTheHeapWithinOneAndSixteenMiB() {
+        long mib = MemoryBudget.MIB;
+        assertThat(MemoryBudget.plan(Optional.empty(), 205 * mib, 100_000_000, 2).rejectsPendingBytes())
+                .isEqualTo(205 * mib / 16);
+        assertThat(MemoryBudget.plan(Optional.empty(), 4096 * mib, 100_000_000, 2).rejectsPendingBytes())
+                .isEqualTo(16 * mib);
+        assertThat(MemoryBudget.plan(Optional.empty(), 8 * mib, 100_000_000, 2).rejectsPendingBytes())
+                .isEqualTo(mib);
+        assertThat(MemoryBudget.plan(Optional.empty(), 205 * mib, 100_000_000, 2).describe(Optional.empty()))
+                .contains("rejects flush at 12 MiB");
     }
 }

@@ -40,6 +40,6 @@ class PumpSettingsTest {
     }
 
     private static PumpSettings settings(long flushSize, int consumeBatchSize) {
-        return new PumpSettings("t", flushSize, 60_000, consumeBatchSize, 0, 65_536, Long.MAX_VALUE, true);
+        return new PumpSettings("t", flushSize, 60_000, consumeBatchSize, 0, 65_536, Long.MAX_VALUE, true, 16L << 20);
     }
 }

@@ -15,12 +15,23 @@ public final class HostileJson {
     /** The broker's default message.max.bytes is 1,048,588; stay just under it with the envelope. */
     public static final int NEAR_MAX_MESSAGE_BYTES = 1_000_000;
 
+    /**
+     * The size of {@link #nextLarge}'s megabyte records: past the broker's default limit, so a topic that takes them
+     * is created with a larger {@code max.message.bytes} ({@link #LARGE_TOPIC_CONFIG}).
+     */
+    public static final int LARGE_MESSAGE_BYTES = 5_000_000;
+    public static final java.util.Map<String, String> LARGE_TOPIC_CONFIG = java.util.Map.of("max.message.bytes",
+            Integer.toString(8 << 20));
+
     /** What a generated value is, for the test's report. */
     public enum Kind {
         PLAIN, WIDE, VERY_WIDE, DEEP, TOO_DEEP, HUGE_STRING, LONG_KEY, FRESH_KEYS, TYPE_FLIP, EDGE_NUMBERS, UNICODE,
         MALFORMED, NOT_AN_OBJECT,
         /** A {@code properties} field for VARIANT dual-write ({@link HostileProperties}); only with that option. */
-        PROPERTIES
+        PROPERTIES,
+        /** {@link #nextLarge}: a multi-megabyte string that does not close, an array of the same size, an object of
+         * tens of thousands of keys, or nesting too deep to parse. */
+        HUGE_MALFORMED, HUGE_NOT_AN_OBJECT, MANY_KEYS
     }
 
     private static final String[] EDGE_NUMBERS = {"0", "-0", "-0.0", "0.0", "1e308", "-1e308", "1e-308", "5e-324",
@@ -77,8 +88,39 @@ public final class HostileJson {
             case PROPERTIES -> "{\"id\":" + id + ",\"event\":\"$pageview\",\"properties\":" + properties.next().json()
                     + (random.nextInt(6) == 0 ? ",\"" + properties.collidingKey("properties") + "\":\"poison\"" : "")
                     + "}";
+            case HUGE_MALFORMED, HUGE_NOT_AN_OBJECT, MANY_KEYS -> throw new IllegalStateException("see nextLarge");
         };
         return new Value(id, kind, json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * One of the large records a writer is most likely to reject, each carrying {@code <id>} as its first number:
+     * megabyte strings (malformed, or a top-level array), objects of tens of thousands of keys, deep nesting.
+     */
+    public Value nextLarge(long id) {
+        Kind kind = switch (random.nextInt(4)) {
+            case 0 -> Kind.HUGE_MALFORMED;
+            case 1 -> Kind.HUGE_NOT_AN_OBJECT;
+            case 2 -> Kind.MANY_KEYS;
+            default -> Kind.TOO_DEEP;
+        };
+        int size = LARGE_MESSAGE_BYTES - random.nextInt(100_000);
+        String json = switch (kind) {
+            case HUGE_MALFORMED -> "{\"id\":" + id + ",\"blob\":\"" + text(size - 40);
+            case HUGE_NOT_AN_OBJECT -> "[" + id + ",\"" + text(size - 40) + "\"]";
+            case MANY_KEYS -> wide(id, 10_000 + random.nextInt(15_000), "m" + random.nextInt(1_000) + "_");
+            default -> nested(id, 100_000 + random.nextInt(200_000));
+        };
+        return new Value(id, kind, json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Printable text with multi-byte characters, so a cut value would show as a broken code point too. */
+    private String text(int bytes) {
+        StringBuilder b = new StringBuilder(bytes);
+        while (b.length() < bytes) {
+            b.append(random.nextInt(20) == 0 ? "\u00e9\u4e2d" : Character.toString('a' + random.nextInt(26)));
+        }
+        return b.toString();
     }
 
     private Kind pick() {

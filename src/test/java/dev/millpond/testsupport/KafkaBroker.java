@@ -337,7 +337,13 @@ public final class KafkaBroker implements AutoCloseable {
      * requests, so a test's first produce or fetch does not race the topic's creation.
      */
     public void createTopic(String name, int partitions) {
-        KafkaFutures.await(admin().createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all());
+        createTopic(name, partitions, Map.of());
+    }
+
+    /** With topic-level configuration, e.g. {@code max.message.bytes} to take records past the broker's 1 MiB default. */
+    public void createTopic(String name, int partitions, Map<String, String> configs) {
+        NewTopic topic = new NewTopic(name, partitions, (short) 1).configs(configs);
+        KafkaFutures.await(admin().createTopics(List.of(topic)).all());
         awaitServing(name, partitions);
     }
 
@@ -443,6 +449,8 @@ public final class KafkaBroker implements AutoCloseable {
             c.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
             c.put(ProducerConfig.ACKS_CONFIG, "all");
             c.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+            // Room for the multi-megabyte records a topic created with a larger max.message.bytes takes.
+            c.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 16 << 20);
             c.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
             c.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
             producer = new KafkaProducer<>(c);

@@ -271,9 +271,11 @@ public final class DuckLakeSink implements Sink {
 
     private void insertRejects(List<RejectedRecord> records) throws SQLException {
         LakeRejects lakeRejects = rejects.orElseThrow();
-        try (VectorSchemaRoot root = LakeRejects.toArrow(records, allocator)) {
-            withStream(new FlushBatch(root.getSchema(), List.of(root), records.size()),
-                    stream -> Jdbc.update(connection, lakeRejects.insertFrom(stream)));
+        for (List<RejectedRecord> slice : LakeRejects.slices(records)) {
+            try (VectorSchemaRoot root = LakeRejects.toArrow(slice, allocator)) {
+                withStream(new FlushBatch(root.getSchema(), List.of(root), slice.size()),
+                        stream -> Jdbc.update(connection, lakeRejects.insertFrom(stream)));
+            }
         }
     }
 

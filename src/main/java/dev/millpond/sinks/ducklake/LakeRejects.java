@@ -4,6 +4,7 @@ import dev.millpond.sinks.RejectedRecord;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarBinaryVector;
@@ -15,6 +16,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -25,6 +27,14 @@ import java.util.List;
 final class LakeRejects {
 
     static final String TABLE = "_millpond_rejects";
+    /** Added after the first release: lakes created before it get it by ALTER, and their older rows hold NULL. */
+    static final String TRUNCATED_COLUMN = "value_truncated";
+    /**
+     * The most value bytes one Arrow batch of rejects holds; a flush's rejects are inserted in as many batches as
+     * that takes (in its one transaction), so the copy outside the heap stays this small whatever the flush holds. A
+     * single larger record is a batch of its own.
+     */
+    static final long SLICE_BYTES = 8L << 20;
 
     private final Connection connection;
     private final String schema;
@@ -46,9 +56,47 @@ final class LakeRejects {
     void ensureTable() throws SQLException {
         String ddl = "CREATE TABLE IF NOT EXISTS " + qualified + " (table_name VARCHAR, topic VARCHAR, "
                 + "kafka_partition INTEGER, kafka_offset BIGINT, kafka_timestamp TIMESTAMPTZ, reason VARCHAR, "
-                + "error VARCHAR, value BLOB, value_length BIGINT, rejected_at TIMESTAMPTZ)";
+                + "error VARCHAR, value BLOB, value_length BIGINT, rejected_at TIMESTAMPTZ, "
+                + TRUNCATED_COLUMN + " BOOLEAN)";
         SideTables.create(qualified, () -> Jdbc.execute(connection, ddl),
                 () -> SideTables.exists(connection, schema, TABLE));
+        if (!hasTruncatedColumn()) {
+            String alter = "ALTER TABLE " + qualified + " ADD COLUMN IF NOT EXISTS " + TRUNCATED_COLUMN + " BOOLEAN";
+            SideTables.create(qualified + "." + TRUNCATED_COLUMN, () -> Jdbc.execute(connection, alter),
+                    this::hasTruncatedColumn);
+        }
+    }
+
+    private boolean hasTruncatedColumn() throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement("SELECT 1 FROM information_schema.columns "
+                + "WHERE table_catalog = 'lake' AND table_schema = ? AND table_name = ? AND column_name = ?")) {
+            ps.setString(1, schema);
+            ps.setString(2, TABLE);
+            ps.setString(3, TRUNCATED_COLUMN);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    /** The rejects cut into runs of at most {@link #SLICE_BYTES} of values each, in order; a larger one alone. */
+    static List<List<RejectedRecord>> slices(List<RejectedRecord> rejects) {
+        List<List<RejectedRecord>> out = new ArrayList<>();
+        int from = 0;
+        long bytes = 0;
+        for (int i = 0; i < rejects.size(); i++) {
+            long size = rejects.get(i).value().length;
+            if (i > from && bytes + size > SLICE_BYTES) {
+                out.add(rejects.subList(from, i));
+                from = i;
+                bytes = 0;
+            }
+            bytes += size;
+        }
+        if (from < rejects.size()) {
+            out.add(rejects.subList(from, rejects.size()));
+        }
+        return out;
     }
 
     /**
@@ -65,7 +113,9 @@ final class LakeRejects {
         VarCharVector error = new VarCharVector("error", allocator);
         VarBinaryVector value = new VarBinaryVector("value", allocator);
         BigIntVector length = new BigIntVector("value_length", allocator);
-        List<FieldVector> vectors = List.of(topic, partition, offset, timestamp, reason, error, value, length);
+        BitVector truncated = new BitVector(TRUNCATED_COLUMN, allocator);
+        List<FieldVector> vectors = List.of(topic, partition, offset, timestamp, reason, error, value, length,
+                truncated);
         VectorSchemaRoot root = new VectorSchemaRoot(vectors);
         try {
             root.allocateNew();
@@ -83,6 +133,7 @@ final class LakeRejects {
                 error.setSafe(i, r.error().getBytes(StandardCharsets.UTF_8));
                 value.setSafe(i, r.value());
                 length.setSafe(i, r.valueLength());
+                truncated.setSafe(i, r.truncated() ? 1 : 0);
             }
             root.setRowCount(rejects.size());
             return root;
@@ -94,8 +145,11 @@ final class LakeRejects {
 
     /** The INSERT of a batch from {@link #toArrow} registered as {@code stream}; run inside the flush's transaction. */
     String insertFrom(String stream) {
-        return "INSERT INTO " + qualified + " SELECT " + DuckLakeSql.literal(dataTable) + ", topic, kafka_partition, "
-                + "kafka_offset, to_timestamp(kafka_timestamp_ms / 1000.0), reason, error, value, value_length, NOW() "
-                + "FROM " + stream;
+        // Columns named: a lake whose table got value_truncated by ALTER has it in the same place, but say so.
+        return "INSERT INTO " + qualified + " (table_name, topic, kafka_partition, kafka_offset, kafka_timestamp, "
+                + "reason, error, value, value_length, rejected_at, " + TRUNCATED_COLUMN + ") SELECT "
+                + DuckLakeSql.literal(dataTable) + ", topic, kafka_partition, kafka_offset, "
+                + "to_timestamp(kafka_timestamp_ms / 1000.0), reason, error, value, value_length, NOW(), "
+                + TRUNCATED_COLUMN + " FROM " + stream;
     }
 }

@@ -99,6 +99,70 @@ class DuckLakeSinkRejectsTest {
         }
     }
 
+    /**
+     * Multi-megabyte rejects, more of them than one Arrow batch of rejects holds, are stored whole, byte for byte; a
+     * value cut at an operator's cap says so.
+     */
+    @Test
+    void largeRejectsAreStoredWholeAndACappedOneSaysSo() throws Exception {
+        try (SinkFixture f = new SinkFixture()) {
+            DuckLakeSink sink = f.sink(f.recordingOffsets(GROUP));
+            java.util.Random random = new java.util.Random(20);
+            List<RejectedRecord> rejects = new java.util.ArrayList<>();
+            Map<Long, String> digests = new java.util.HashMap<>();
+            for (long offset = 0; offset < 4; offset++) {
+                byte[] value = new byte[5_000_000 + random.nextInt(1000)];
+                random.nextBytes(value);
+                rejects.add(RejectedRecord.of("t", 0, offset, 0, "json_parse", "x", value, LandingLimits.UNCAPPED));
+                digests.put(offset, sha256(value));
+            }
+            byte[] capped = new byte[100_000];
+            random.nextBytes(capped);
+            rejects.add(RejectedRecord.of("t", 0, 4, 0, "column_limit", "wide", capped, 1000));
+            digests.put(4L, sha256(java.util.Arrays.copyOf(capped, 1000)));
+            assertThat(LakeRejects.slices(rejects)).as("the rejects need several batches").hasSizeGreaterThan(1);
+
+            sink.write(with(f.batch("{\"id\":1}"), rejects, new OffsetRange("t", 0, 0, 4)));
+
+            try (java.sql.Statement st = f.query().createStatement(); java.sql.ResultSet rs = st.executeQuery(
+                    "SELECT kafka_offset, value, value_length, value_truncated FROM lake.main._millpond_rejects"
+                            + " ORDER BY kafka_offset")) {
+                int n = 0;
+                while (rs.next()) {
+                    long offset = rs.getLong(1);
+                    assertThat(sha256(rs.getBytes(2))).as("value at offset %d", offset).isEqualTo(digests.get(offset));
+                    assertThat(rs.getLong(3)).isEqualTo(offset < 4 ? rejects.get((int) offset).valueLength() : 100_000);
+                    assertThat(rs.getBoolean(4)).as("value_truncated at offset %d", offset).isEqualTo(offset == 4);
+                    n++;
+                }
+                assertThat(n).isEqualTo(5);
+            }
+        }
+    }
+
+    /** A rejects table from before value_truncated gets the column; its older rows hold NULL there. */
+    @Test
+    void anOlderRejectsTableGainsTheTruncatedColumn() throws Exception {
+        try (SinkFixture f = new SinkFixture()) {
+            f.execute("CREATE TABLE lake.main._millpond_rejects (table_name VARCHAR, topic VARCHAR, kafka_partition"
+                    + " INTEGER, kafka_offset BIGINT, kafka_timestamp TIMESTAMPTZ, reason VARCHAR, error VARCHAR,"
+                    + " value BLOB, value_length BIGINT, rejected_at TIMESTAMPTZ)");
+            f.execute("INSERT INTO lake.main._millpond_rejects VALUES ('events', 't', 0, 0, NULL, 'json_parse', 'old',"
+                    + " 'x'::BLOB, 1, NOW())");
+            DuckLakeSink sink = f.sink(f.recordingOffsets(GROUP));
+
+            sink.write(with(f.batch("{\"id\":1}"), List.of(RejectedRecord.of("t", 0, 1, 0, "json_parse", "new",
+                    "[1]".getBytes(StandardCharsets.UTF_8), LandingLimits.UNCAPPED)), new OffsetRange("t", 0, 1, 1)));
+
+            assertThat(f.rows("SELECT kafka_offset, error, value_truncated FROM lake.main._millpond_rejects"
+                    + " ORDER BY kafka_offset")).containsExactly("0|old|null", "1|new|false");
+        }
+    }
+
+    static String sha256(byte[] bytes) throws Exception {
+        return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
+    }
+
     private static FlushBatch with(FlushBatch rows, List<RejectedRecord> rejects, OffsetRange... ranges) {
         return new FlushBatch(rows.schema(), rows.batches(), rows.rows(), List.of(ranges), rejects);
     }

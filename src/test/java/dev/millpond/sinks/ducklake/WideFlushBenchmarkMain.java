@@ -37,7 +37,7 @@ public final class WideFlushBenchmarkMain {
             DuckLakeSink sink = f.sink(new DuckLakeSinkSettings(s.connection(), s.catalog(), s.dataPath(), s.schema(),
                     s.table(), s.s3Settings(), s.maxRetryCount(), s.memoryLimit(), s.partitionBy(), s.variantSources(),
                     s.extensionDirectory(), s.lakeOffsetsGroupId(), new LandingLimits(maxColumns, maxColumns, true,
-                    LandingLimits.DEFAULT_REJECT_MAX_VALUE_BYTES)));
+                    LandingLimits.UNCAPPED)));
             sink.write(f.batch("{\"seq\":0,\"event\":\"first\"}"));
             StringBuilder wide = new StringBuilder("{\"seq\":1");
             for (int i = 0; i < n; i++) {
