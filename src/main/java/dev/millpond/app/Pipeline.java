@@ -21,7 +21,6 @@ import dev.millpond.pump.Pump;
 import dev.millpond.pump.Sleeper;
 import dev.millpond.pump.PumpSettings;
 import dev.millpond.pump.RecordedPlan;
-import dev.millpond.pump.WriteRetry;
 import dev.millpond.sinks.Sink;
 import dev.millpond.stages.ColumnBudget;
 import dev.millpond.stages.RecordStages;
@@ -41,6 +40,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -60,7 +60,7 @@ public final class Pipeline implements AutoCloseable {
 
     private Pipeline(MillpondConfig config, MillpondMetrics metrics, PumpHealth health, SinkFactory sinkFactory,
                      UnaryOperator<Sink> sinkDecorator, Sleeper sleeper,
-                     Optional<Supplier<FilterValues>> includeSet) throws Exception {
+                     Optional<Supplier<FilterValues>> includeSet, BooleanSupplier stopRequested) throws Exception {
         try {
             dev.millpond.config.TestHooks.warnings(config, System.getProperties()).forEach(LOG::warn);
             MemoryBudget budget = MemoryBudget.plan(ContainerMemory.detect(System.getenv()),
@@ -73,7 +73,8 @@ public final class Pipeline implements AutoCloseable {
             BufferAllocator allocator = keep(new RootAllocator(AllocationListener.NOOP, Long.MAX_VALUE,
                     new SegmentRoundingPolicy(4096)));
             BufferAllocator sinkMemory = keep(allocator.newChildAllocator("sink", 0, Long.MAX_VALUE));
-            Sink sink = keep(sinkDecorator.apply(sinkFactory.open(config, metrics, sinkMemory, budget)));
+            Sink sink = keep(sinkDecorator.apply(new SinkOpening(sinkFactory, SinkOpening.retryFor(config), health,
+                    sleeper, stopRequested).open(config, metrics, sinkMemory, budget)));
             health.sinkReady();
             Admin admin = keep(Admin.create(KafkaClients.adminProperties(config.kafka())));
             Properties consumerProperties = KafkaClients.consumerProperties(config.kafka(), config.consumeBatchSize());
@@ -107,16 +108,15 @@ public final class Pipeline implements AutoCloseable {
             BufferAllocator pumpMemory = keep(allocator.newChildAllocator("pump", 0, Long.MAX_VALUE));
             pump = new Pump(new PumpSettings(config.topic(), config.flushSizeBytes(), config.flushIntervalMs(),
                     config.consumeBatchSize(), config.testPauseAfterLakeCommitMs(),
-                    config.landing().rejectMaxValueBytes(), budget.arrowPendingBytes(), config.overlapWrites()),
+                    config.landing().rejectMaxValueBytes(), budget.arrowPendingBytes(), config.overlapWrites(),
+                    budget.rejectsPendingBytes()),
                     consumer,
                     new JsonToArrow(pumpMemory), new BatchUnifier(pumpMemory),
                     includeSet.map(set -> new RecordStages(config.recordHandling(), set, metrics, pumpMemory))
                             .orElseGet(() -> new RecordStages(config.recordHandling(), metrics, pumpMemory)),
                     sink, metrics, health, new LagMonitor(admin, assignment, metrics, isolation,
                             lagRefreshInterval()),
-                    config.destination() == Destination.HOGLAKE
-                            ? WriteRetry.hoglakeWrites(config.hoglake().maxRetryCount(), config.sinkOutageBudget())
-                            : WriteRetry.duckLakeWrites(config.sinkOutageBudget()),
+                    SinkOpening.retryFor(config),
                     sleeper, new ColumnBudget(config.landing().maxTableColumns(),
                             config.landing().maxNewColumnsPerFlush(), pumpMemory, sink::becomesColumn));
             if (plansFlushes && lakeOffsets.isEmpty()) {
@@ -144,8 +144,15 @@ public final class Pipeline implements AutoCloseable {
      */
     public static Pipeline open(MillpondConfig config, MillpondMetrics metrics, PumpHealth health,
                                 String extensionDirectory, Optional<Supplier<FilterValues>> includeSet) throws Exception {
+        return open(config, metrics, health, extensionDirectory, includeSet, () -> false);
+    }
+
+    /** @param stopRequested ends the wait for a sink that is unreachable at startup ({@link SinkOpening}) */
+    public static Pipeline open(MillpondConfig config, MillpondMetrics metrics, PumpHealth health,
+                                String extensionDirectory, Optional<Supplier<FilterValues>> includeSet,
+                                BooleanSupplier stopRequested) throws Exception {
         return new Pipeline(config, metrics, health, SinkFactory.forDestination(extensionDirectory),
-                UnaryOperator.identity(), Sleeper.REAL, includeSet);
+                UnaryOperator.identity(), Sleeper.REAL, includeSet, stopRequested);
     }
 
     /** For tests that inject faults at the sink edge, skip real backoff sleeps or drive the keep filter. */
@@ -153,7 +160,7 @@ public final class Pipeline implements AutoCloseable {
                                 String extensionDirectory, UnaryOperator<Sink> sinkDecorator, Sleeper sleeper,
                                 Optional<Supplier<FilterValues>> includeSet) throws Exception {
         return new Pipeline(config, metrics, health, SinkFactory.forDestination(extensionDirectory), sinkDecorator,
-                sleeper, includeSet);
+                sleeper, includeSet, () -> false);
     }
 
     /** For tests that inject faults at the sink edge or skip real backoff sleeps. */
@@ -161,13 +168,14 @@ public final class Pipeline implements AutoCloseable {
                                 String extensionDirectory, UnaryOperator<Sink> sinkDecorator,
                                 Sleeper sleeper) throws Exception {
         return new Pipeline(config, metrics, health, SinkFactory.forDestination(extensionDirectory), sinkDecorator,
-                sleeper, Optional.empty());
+                sleeper, Optional.empty(), () -> false);
     }
 
     /** For tests of the loop with a sink of their own in place of the destination's. */
     public static Pipeline open(MillpondConfig config, MillpondMetrics metrics, PumpHealth health,
                                 SinkFactory sinkFactory, Sleeper sleeper) throws Exception {
-        return new Pipeline(config, metrics, health, sinkFactory, UnaryOperator.identity(), sleeper, Optional.empty());
+        return new Pipeline(config, metrics, health, sinkFactory, UnaryOperator.identity(), sleeper, Optional.empty(),
+                () -> false);
     }
 
     public Pump pump() {

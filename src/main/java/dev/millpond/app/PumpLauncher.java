@@ -90,7 +90,7 @@ public class PumpLauncher {
         MillpondMetrics metrics = new MillpondMetrics(registry, config.pipelineLabel(), config.brokerSource());
         try (IncludeValuesSource source = IncludeValuesSource.create(config.includeValues(), metrics);
              Pipeline pipeline = Pipeline.open(config, metrics, health, extensionDirectory,
-                     source.effectiveSet())) {
+                     source.effectiveSet(), () -> stopping)) {
             // Startup step 10, after the sink and Kafka; authoritative mode blocks here until the first poll.
             includeValues = source;
             if (!stopping) {
@@ -102,7 +102,10 @@ public class PumpLauncher {
             }
             pump.run();
             LOG.info("Pump stopped");
-        } catch (IncompatibleCatalogException | HoglakeStartupException | ObjectStoreProbeException e) {
+        } catch (SinkOpening.Abandoned e) {
+            LOG.info(e.getMessage()); // the shutdown that asked for it sets the exit code
+        } catch (IncompatibleCatalogException | HoglakeStartupException | ObjectStoreProbeException
+                 | SinkStartupException e) {
             LOG.fatal(e.getMessage()); // one line: the cause (DuckLake's refusal, the catalog or S3 error) is in it
             Quarkus.asyncExit(1);
         } catch (Throwable e) {

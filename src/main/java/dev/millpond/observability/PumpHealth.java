@@ -30,6 +30,14 @@ public class PumpHealth {
         lastFlushNanos = System.nanoTime();
     }
 
+    /**
+     * The pump thread is waiting out a sink that could not be reached at startup: it is busy, not stuck, so liveness
+     * holds for as long as the outage budget lets it wait (which may be longer than the poll deadline).
+     */
+    public void waitingForSink() {
+        lastPollNanos = System.nanoTime();
+    }
+
     public void sinkReady() {
         sinkReady = true;
     }

@@ -2,6 +2,7 @@ package dev.millpond.app;
 
 import dev.millpond.demo.SampleEvents;
 import dev.millpond.testsupport.AppProcess;
+import dev.millpond.testsupport.FaultRelay;
 import dev.millpond.testsupport.KafkaBroker;
 import dev.millpond.testsupport.Services;
 import dev.millpond.testsupport.hoglake.HoglakeStack;
@@ -58,6 +59,49 @@ class HoglakeEndToEndIT {
         }
     }
 
+    /**
+     * The control plane down when the pod starts: waited for within the outage budget (alive, not ready, a warning
+     * per attempt naming it), and once it is back every event lands once without a restart.
+     */
+    @Test
+    void aControlPlaneDownAtStartupIsWaitedFor(@TempDir Path dir) throws Exception {
+        KafkaBroker kafka = Services.kafka();
+        String topic = Services.uniqueName("hog-startup");
+        kafka.createTopic(topic, 2);
+        int perPartition = 300;
+        for (int p = 0; p < 2; p++) {
+            kafka.produce(topic, p, SampleEvents.events((long) p * perPartition, perPartition));
+        }
+        try (HoglakeStack hoglake = new HoglakeStack();
+             FaultRelay relay = FaultRelay.start("hoglake", "127.0.0.1",
+                     Integer.parseInt(hoglake.server().url().replaceAll(".*:", "")))) {
+            Map<String, String> env = hoglake.environment(kafka, topic);
+            env.put("HOGLAKE_URL", "http://" + relay.endpoint());
+            env.put("FLUSH_INTERVAL_MS", "500");
+            relay.stop();
+            try (AppProcess app = AppProcess.start(env, LOGS.resolve("hoglake-startup-" + topic + ".log"))) {
+                String warning = "Startup: the hoglake control plane (http://" + relay.endpoint() + ") is unreachable";
+                app.await("a startup warning", Duration.ofSeconds(90), () -> logContains(app, warning));
+                for (int i = 0; i < 10; i++) {
+                    assertThat(app.isAlive()).isTrue();
+                    assertThat(app.get("/healthz").status()).isEqualTo(200);
+                    assertThat(app.get("/readyz").status()).isEqualTo(503);
+                    Thread.sleep(1_000);
+                }
+                relay.start();
+                String groupId = "millpond-hoglake-" + topic + "-events";
+                Map<Integer, Long> end = kafka.endOffsets(topic);
+                app.await("every partition committed", Duration.ofSeconds(120),
+                        () -> end.equals(kafka.committedOffsets(groupId, topic)));
+                app.await("/readyz", Duration.ofSeconds(30), () -> app.get("/readyz").status() == 200);
+                assertThat(app.logText().lines().filter(l -> l.contains(warning)).count()).isGreaterThanOrEqualTo(2);
+                assertThat(app.stop(Duration.ofSeconds(60))).isZero();
+            }
+            assertThat(hoglake.countAndDistinct("id", dir)).as("count(*), count(DISTINCT id)")
+                    .containsExactly(2L * perPartition, 2L * perPartition);
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource({"no bucket, HOGLAKE_DATA_PATH, s3://no-such-bucket/lake, check the bucket",
             "bad keys, HOGLAKE_S3_SECRET_KEY, wrong-secret, check the static keys"})
@@ -75,6 +119,14 @@ class HoglakeEndToEndIT {
                         && l.contains(hint)).count()).as(app.logTail()).isEqualTo(1);
                 assertThat(app.logText()).doesNotContain("wrong-secret");
             }
+        }
+    }
+
+    private static boolean logContains(AppProcess app, String text) {
+        try {
+            return app.logText().contains(text);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 }

@@ -35,6 +35,8 @@ class SinkOutagesIT {
 
     private static final Path LOGS = Path.of("target", "e2e-logs");
     private static final Duration OUTAGE = Duration.ofSeconds(Long.getLong("outage.seconds", 30));
+    /** How long the catalog stays down after the app was started into its outage. */
+    private static final Duration STARTUP_OUTAGE = Duration.ofSeconds(Long.getLong("startup.outage.seconds", 20));
     private static final int PARTITIONS = 4;
     private static final int BATCH = 500;
 
@@ -262,6 +264,79 @@ class SinkOutagesIT {
         assertThat(again.stop(Duration.ofSeconds(120))).isZero();
     }
 
+    /**
+     * A pod started while its catalog is down (a failover, a maintenance window) waits for it instead of exiting:
+     * alive and not ready meanwhile, one warning per attempt naming the catalog, and once the catalog is back it
+     * writes everything exactly once without a restart.
+     */
+    @Test
+    void aCatalogDownAtStartupIsWaitedForAndEverythingLandsOnceWithoutARestart() throws Exception {
+        kafka.createTopic(topic, PARTITIONS);
+        produce(2 * BATCH);
+        catalog.stop();
+        long started = System.nanoTime();
+        AppProcess app = start("startup-outage");
+        String warning = "Startup: the DuckLake catalog (Postgres at " + catalog.host() + ":" + catalog.port()
+                + ", database " + lake.catalogDatabase() + ") is unreachable";
+        app.await("the first startup warning", Duration.ofSeconds(90), () -> logContains(app, warning));
+        while (System.nanoTime() - started < STARTUP_OUTAGE.toNanos()) {
+            assertThat(app.isAlive()).as("no exit while the catalog is down").isTrue();
+            assertThat(app.get("/healthz").status()).as("alive").isEqualTo(200);
+            assertThat(app.get("/readyz").status()).as("not ready").isEqualTo(503);
+            Thread.sleep(1_000);
+        }
+        long attempts = app.logText().lines().filter(l -> l.contains(warning)).count();
+        catalog.start();
+        long back = System.nanoTime();
+        produce(BATCH);
+        awaitWritten(app, produced);
+        app.await("ready once the catalog is back", Duration.ofSeconds(30),
+                () -> app.get("/readyz").status() == 200);
+        System.out.printf("[startup outage] %d warnings in %ds; all %d written %.1fs after the catalog returned%n",
+                attempts, STARTUP_OUTAGE.toSeconds(), produced, (System.nanoTime() - back) / 1e9);
+        assertThat(attempts).as("one warning per attempt").isGreaterThanOrEqualTo(3);
+        assertThat(app.logText()).contains("The sink opened on attempt");
+        assertExactlyOnce(produced);
+        app.await("offsets committed to the end", Duration.ofSeconds(30),
+                () -> kafka.committedOffsets(groupId(), topic).equals(kafka.endOffsets(topic)));
+        assertThat(app.stop(Duration.ofSeconds(120))).isZero();
+        secrets.assertNoneIn(app.logText(), "the log");
+    }
+
+    /** A refused catalog login is configuration: it ends startup at once, in one line, without the password. */
+    @Test
+    void aWrongCatalogPasswordFailsStartupAtOnceWithoutPrintingIt() throws Exception {
+        kafka.createTopic(topic, 1);
+        String wrong = "wrong-" + java.util.UUID.randomUUID();
+        long started = System.nanoTime();
+        AppProcess app = start("wrong-password", "DUCKLAKE_RDS_PASSWORD", wrong);
+        int exit = app.waitForExit(Duration.ofSeconds(90));
+        double seconds = (System.nanoTime() - started) / 1e9;
+        String text = app.logText();
+        System.out.printf("[startup] wrong catalog password: exit %d %.1fs after the process started%n", exit,
+                seconds);
+        assertThat(exit).as(app.logTail()).isNotZero();
+        assertThat(text.lines().filter(l -> l.contains("password authentication failed")).count())
+                .as(app.logTail()).isEqualTo(1);
+        assertThat(text).doesNotContain("Startup: ").doesNotContain("Fatal error in main loop").doesNotContain(wrong);
+        secrets.assertNoneIn(text, "the log");
+        assertThat(seconds).as("process start to exit, JVM start included").isLessThan(30);
+    }
+
+    @Test
+    void aCatalogStillDownWhenTheBudgetIsSpentEndsStartupWithExitOne() throws Exception {
+        kafka.createTopic(topic, 1);
+        catalog.stop();
+        AppProcess app = start("startup-budget", "MILLPOND_SINK_OUTAGE_BUDGET_S", "6");
+        int exit = app.waitForExit(Duration.ofSeconds(90));
+        assertThat(exit).as(app.logTail()).isEqualTo(1);
+        String text = app.logText();
+        assertThat(text.lines().filter(l -> l.contains("stayed unreachable at startup for")
+                && l.contains("outage budget 6s")).count()).as(app.logTail()).isEqualTo(1);
+        assertThat(text).doesNotContain("Fatal error in main loop");
+        secrets.assertNoneIn(text, "the log");
+    }
+
     @Test
     void aRefusedSaslPasswordEndsTheProcessWithoutPrintingIt() throws Exception {
         try (KafkaBroker secured = KafkaBroker.builder().saslPlainListener(Map.of("millpond", "the-right-one"))
@@ -280,6 +355,15 @@ class SinkOutagesIT {
     }
 
     // ---- helpers
+
+    private static boolean logContains(AppProcess app, String text) {
+        try {
+            return app.logText().contains(text);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
 
     private int groupMembers() {
         try {
@@ -374,7 +458,7 @@ class SinkOutagesIT {
     private record Secrets(Map<String, String> environment, List<String> values) {
 
         static Secrets create(DuckLakeStack lake) {
-            String role = Services.uniqueName("role");
+            String role = Services.uniqueName(dev.millpond.testsupport.Postgres.PASSWORD_ROLE_PREFIX);
             String password = "pg-" + java.util.UUID.randomUUID() + "'q\\";
             try (Connection c = Services.postgres().connect("postgres"); Statement s = c.createStatement()) {
                 s.execute("CREATE ROLE " + role + " LOGIN PASSWORD '" + password.replace("'", "''") + "'");

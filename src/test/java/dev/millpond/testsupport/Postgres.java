@@ -1,6 +1,8 @@
 package dev.millpond.testsupport;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.io.UncheckedIOException;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -32,6 +34,11 @@ public final class Postgres implements AutoCloseable {
     private static final String PASSWORD = "pg-test-pw-7f3a";
 
     private static final String PORT = "port";
+    /**
+     * Roles whose name starts with this must log in with their password (SCRAM); every other role is trusted, as the
+     * embedded server's default. A test of a refused catalog login creates such a role.
+     */
+    public static final String PASSWORD_ROLE_PREFIX = "pwrole";
 
     /** Null when attached. */
     private final EmbeddedPostgres server;
@@ -56,8 +63,13 @@ public final class Postgres implements AutoCloseable {
         QuietLogging.apply();
         long started = System.nanoTime();
         try {
+            Path hba = Files.createTempFile("millpond-pg-hba", ".conf");
+            hba.toFile().deleteOnExit();
+            Files.writeString(hba, "host all /^" + PASSWORD_ROLE_PREFIX + " 127.0.0.1/32 scram-sha-256\n"
+                    + "host all all 127.0.0.1/32 trust\nhost all all ::1/128 trust\nlocal all all trust\n");
             EmbeddedPostgres server = EmbeddedPostgres.builder()
                     .setServerConfig("listen_addresses", LoopbackPorts.HOST)
+                    .setServerConfig("hba_file", hba.toString())
                     // Every DuckLake attachment holds connections; the default of 100 is tight for a suite.
                     .setServerConfig("max_connections", "300")
                     // Durability is irrelevant for throw-away test data; these make DDL and commits fast.

@@ -25,7 +25,7 @@ final class CatalogResolution {
         CatalogFailure failure = read.failure();
         if (!failure.isNotFound()) {
             throw new HoglakeStartupException("Cannot resolve hoglake catalog '" + catalog + "' at " + url + ": "
-                    + failure + " — check HOGLAKE_URL and that the control plane is up");
+                    + failure + " — check HOGLAKE_URL and that the control plane is up", unavailable(failure));
         }
         if (dataPath.isEmpty()) {
             throw new HoglakeStartupException("Hoglake catalog '" + catalog + "' does not exist at " + url
@@ -42,10 +42,16 @@ final class CatalogResolution {
                 return checked(again.value(), dataPath);
             }
             throw new HoglakeStartupException("Cannot resolve hoglake catalog '" + catalog + "' at " + url
-                    + " after another writer created it: " + again.failure());
+                    + " after another writer created it: " + again.failure(), unavailable(again.failure()));
         }
         throw new HoglakeStartupException("Cannot create hoglake catalog '" + catalog + "' with data_path "
-                + dataPath.get() + " at " + url + ": " + created.failure() + " — check HOGLAKE_DATA_PATH");
+                + dataPath.get() + " at " + url + ": " + created.failure() + " — check HOGLAKE_DATA_PATH",
+                unavailable(created.failure()));
+    }
+
+    /** Unreachable or answering 5xx, as the write ladder judges it. */
+    private static boolean unavailable(CatalogFailure failure) {
+        return HoglakeFailures.of(failure).kind() == dev.millpond.sinks.WriteFailure.Kind.UNAVAILABLE;
     }
 
     /**

@@ -102,6 +102,38 @@ public final class HoglakeSink implements Sink {
         }
     }
 
+    /**
+     * Which dependency {@link #open} could not reach, when its failure is an outage worth waiting out: the control
+     * plane unreachable or answering 5xx, or the probe's write refused by a connection error or a 5xx. A refusal (a
+     * missing catalog, bad keys, a missing bucket or grant, an unknown host) is configuration: empty.
+     */
+    public static Optional<dev.millpond.sinks.StartupOutage> startupOutage(Throwable failure) {
+        if (failure instanceof HoglakeStartupException e) {
+            return e.unavailable() ? Optional.of(dev.millpond.sinks.StartupOutage.CATALOG) : Optional.empty();
+        }
+        if (failure instanceof ObjectStoreProbeException && failure.getCause() != null) {
+            Throwable cause = failure.getCause();
+            boolean outage = cause instanceof software.amazon.awssdk.awscore.exception.AwsServiceException s3
+                    ? s3.statusCode() >= 500
+                    : cause instanceof software.amazon.awssdk.core.exception.SdkClientException && transport(cause);
+            return outage ? Optional.of(dev.millpond.sinks.StartupOutage.OBJECT_STORE) : Optional.empty();
+        }
+        return Optional.empty();
+    }
+
+    /** A connection refused, reset or timed out beneath the SDK's error (not a credentials or a name problem). */
+    private static boolean transport(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof java.net.UnknownHostException) {
+                return false;
+            }
+            if (t instanceof java.io.IOException || t.getClass().getSimpleName().contains("Timeout")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     @Override
     public Optional<Map<Integer, Long>> recordedOffsets(String topic) {
         return Optional.empty();

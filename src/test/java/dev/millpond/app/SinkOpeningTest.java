@@ -1,0 +1,161 @@
+package dev.millpond.app;
+
+import dev.millpond.config.ConfigLoader;
+import dev.millpond.config.MillpondConfig;
+import dev.millpond.observability.PumpHealth;
+import dev.millpond.pump.Sleeper;
+import dev.millpond.sinks.Sink;
+import dev.millpond.sinks.StartupOutage;
+import org.junit.jupiter.api.Test;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The startup wait for a sink: an outage verdict is tried again with the write ladder's backoff within the budget,
+ * anything else fails at once, a spent budget fails naming what was unreachable, and a stop ends the wait.
+ */
+class SinkOpeningTest {
+
+    private final List<Double> sleeps = new ArrayList<>();
+    private final Sleeper sleeper = sleeps::add;
+    private final PumpHealth health = new PumpHealth();
+
+    @Test
+    void anUnreachableCatalogIsTriedAgainUntilItOpens() throws Exception {
+        MillpondConfig config = config("300");
+        AtomicInteger calls = new AtomicInteger();
+        Sink sink = (Sink) java.lang.reflect.Proxy.newProxyInstance(Sink.class.getClassLoader(),
+                new Class<?>[]{Sink.class}, (proxy, method, args) -> null);
+        SinkFactory factory = factory(() -> {
+            if (calls.incrementAndGet() <= 4) {
+                throw new SQLException("IO Error: Unable to connect to Postgres at \"host=pg.internal password=***\":"
+                        + " connection to server at \"pg.internal\", port 5432 failed: Connection refused");
+            }
+            return sink;
+        });
+
+        Sink opened = new SinkOpening(factory, SinkOpening.retryFor(config), health, sleeper, () -> false)
+                .open(config, null, null, null);
+
+        assertThat(opened).isSameAs(sink);
+        assertThat(calls).hasValue(5);
+        assertThat(health.alive()).isTrue();
+        assertThat(health.ready()).as("not ready before the pipeline says the sink is ready").isFalse();
+    }
+
+    @Test
+    void aWrongPasswordFailsAtOnceInOneLineWithoutThePassword() {
+        MillpondConfig config = config("300");
+        AtomicInteger calls = new AtomicInteger();
+        SinkFactory factory = factory(() -> {
+            calls.incrementAndGet();
+            throw new SQLException("IO Error: Unable to connect to Postgres at \"host=pg.internal password=***\":\n"
+                    + "connection to server at \"pg.internal\", port 5432 failed: FATAL:  password authentication"
+                    + " failed for user \"millpond\"\n");
+        });
+
+        assertThatThrownBy(() -> new SinkOpening(factory, SinkOpening.retryFor(config), health, sleeper, () -> false)
+                .open(config, null, null, null))
+                .isInstanceOf(SinkStartupException.class)
+                .hasMessageStartingWith("Cannot open the DuckLake sink: IO Error")
+                .hasMessageContaining("password authentication failed")
+                .hasMessageNotContaining("\n").hasMessageNotContaining("pg-s3cr3t-pw");
+        assertThat(calls).hasValue(1);
+        assertThat(sleeps).isEmpty();
+    }
+
+    @Test
+    void aSpentBudgetFailsNamingWhatWasUnreachable() {
+        MillpondConfig config = config("1");
+        SinkFactory factory = factory(() -> {
+            throw new SQLException("IO Error: Could not establish connection error for HTTP HEAD to"
+                    + " 'http://127.0.0.1:9/bucket/x'");
+        });
+        Sleeper real = seconds -> Sleeper.REAL.sleep(seconds);
+
+        assertThatThrownBy(() -> new SinkOpening(factory, SinkOpening.retryFor(config), health, real, () -> false)
+                .open(config, null, null, null))
+                .isInstanceOf(SinkStartupException.class)
+                .hasMessageStartingWith("the object store (S3, data path s3://bucket/lake/) stayed unreachable at"
+                        + " startup for 1.")
+                .hasMessageContaining("outage budget 1s, MILLPOND_SINK_OUTAGE_BUDGET_S")
+                .hasMessageContaining("Could not establish connection");
+    }
+
+    @Test
+    void aZeroBudgetFailsAtTheFirstOutage() {
+        MillpondConfig config = config("0");
+        AtomicInteger calls = new AtomicInteger();
+        SinkFactory factory = factory(() -> {
+            calls.incrementAndGet();
+            throw new SQLException("connection to server at \"pg.internal\" failed: Connection refused");
+        });
+
+        assertThatThrownBy(() -> new SinkOpening(factory, SinkOpening.retryFor(config), health, sleeper, () -> false)
+                .open(config, null, null, null))
+                .hasMessageStartingWith("the DuckLake catalog (Postgres at pg.internal:5432, database ducklake)");
+        assertThat(calls).hasValue(1);
+    }
+
+    @Test
+    void aStopEndsTheWait() {
+        MillpondConfig config = config("300");
+        AtomicBoolean stop = new AtomicBoolean();
+        SinkFactory factory = factory(() -> {
+            stop.set(true);
+            throw new SQLException("connection to server at \"pg.internal\" failed: Connection refused");
+        });
+
+        assertThatThrownBy(() -> new SinkOpening(factory, SinkOpening.retryFor(config), health, sleeper, stop::get)
+                .open(config, null, null, null)).isInstanceOf(SinkOpening.Abandoned.class);
+    }
+
+    @FunctionalInterface
+    private interface Opener {
+        Sink open() throws Exception;
+    }
+
+    private static SinkFactory factory(Opener opener) {
+        SinkFactory real = SinkFactory.forDestination("/nonexistent");
+        return new SinkFactory() {
+            @Override
+            public Sink open(MillpondConfig config, dev.millpond.observability.MillpondMetrics metrics,
+                             org.apache.arrow.memory.BufferAllocator memory,
+                             dev.millpond.memory.MemoryBudget budget) throws Exception {
+                return opener.open();
+            }
+
+            @Override
+            public Optional<StartupOutage> outage(MillpondConfig config, Throwable failure) {
+                return real.outage(config, failure);
+            }
+        };
+    }
+
+    private static MillpondConfig config(String budget) {
+        Map<String, String> env = new HashMap<>();
+        env.put("KAFKA_BOOTSTRAP_SERVERS", "b1:9092");
+        env.put("KAFKA_TOPIC", "events");
+        env.put("REPLICA_COUNT", "1");
+        env.put("POD_NAME", "millpond-0");
+        env.put("DUCKLAKE_TABLE", "events");
+        env.put("DUCKLAKE_DATA_PATH", "s3://bucket/lake/");
+        env.put("DUCKLAKE_CONNECTION", ":memory:");
+        env.put("DUCKLAKE_RDS_HOST", "pg.internal");
+        env.put("DUCKLAKE_RDS_PASSWORD", "pg-s3cr3t-pw");
+        env.put("DUCKDB_S3_ACCESS_KEY_ID", "AKIAEXAMPLE");
+        env.put("DUCKDB_S3_SECRET_ACCESS_KEY", "s3-s3cr3t-key");
+        env.put("MILLPOND_SINK_OUTAGE_BUDGET_S", budget);
+        return ConfigLoader.load(env);
+    }
+}
