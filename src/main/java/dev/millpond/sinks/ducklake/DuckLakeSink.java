@@ -81,7 +81,14 @@ public final class DuckLakeSink implements Sink {
         rejects.ifPresent(r -> tables.add(LakeRejects.TABLE));
         this.orphans = new OrphanedUploads(connection, settings.dataPath(), settings.schema(), List.copyOf(tables),
                 metrics);
-        ensureOffsetsTable();
+        try {
+            ensureOffsetsTable();
+        } catch (SQLException | RuntimeException e) {
+            // The lake attached but its side tables could not be made: a startup that is tried again must not keep
+            // one DuckDB instance per attempt.
+            connection.close();
+            throw e;
+        }
         LOG.infof("DuckLake attached: catalog=%s data_path=%s table=%s", settings.catalog(), settings.dataPath(),
                 table.qualified());
     }
