@@ -118,8 +118,9 @@ final class SinkOpening {
     static String describe(MillpondConfig config, StartupOutage outage) {
         if (config.destination() == Destination.DUCKLAKE) {
             return outage == StartupOutage.CATALOG
-                    ? "the DuckLake catalog (Postgres at " + config.ducklake().rdsHost() + ":" + config.ducklake()
-                            .rdsPort() + ", database " + config.ducklake().rdsDatabase() + ")"
+                    ? "the DuckLake catalog (Postgres at " + config.ducklake().catalog().host() + ":"
+                            + config.ducklake().catalog().port() + ", database " + config.ducklake().catalog().database()
+                            + ")"
                     : "the object store (" + config.ducklake().s3().endpoint().orElse("S3") + ", data path "
                             + config.ducklake().dataPath() + ")";
         }

@@ -3,6 +3,7 @@ package dev.millpond.sinks.ducklake;
 import dev.millpond.sinks.RejectedRecord;
 
 import org.apache.arrow.memory.BufferAllocator;
+import org.jboss.logging.Logger;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
@@ -26,6 +27,8 @@ import java.util.List;
  */
 final class LakeRejects {
 
+    private static final Logger LOG = Logger.getLogger(LakeRejects.class);
+    private static final String INLINING_OPTION = "data_inlining_row_limit";
     static final String TABLE = "_millpond_rejects";
     /** Added after the first release: lakes created before it get it by ALTER, and their older rows hold NULL. */
     static final String TRUNCATED_COLUMN = "value_truncated";
@@ -64,6 +67,38 @@ final class LakeRejects {
             String alter = "ALTER TABLE " + qualified + " ADD COLUMN IF NOT EXISTS " + TRUNCATED_COLUMN + " BOOLEAN";
             SideTables.create(qualified + "." + TRUNCATED_COLUMN, () -> Jdbc.execute(connection, alter),
                     this::hasTruncatedColumn);
+        }
+        ensureNotInlined();
+    }
+
+    /**
+     * DuckLake writes an insert of up to {@code data_inlining_row_limit} rows (10 by default) into the catalog instead
+     * of a parquet file, and a flush's rejects are nearly always that few. A whole reject can be megabytes: inlined,
+     * each is a multi-megabyte Postgres row, written through DuckDB's Postgres client with several copies of the value
+     * in memory (a flush of four 5 MB rejects took 13 s and pushed a 1 GiB pod past its limit), and the catalog grows
+     * by every reject until a merge moves them out. So the table is set not to inline, once: only when no table-level
+     * value exists yet (restarts do not write to the catalog, an operator's own value stands). A failure (another pod
+     * setting it at the same moment) costs only speed, so it is logged, not raised.
+     */
+    void ensureNotInlined() {
+        try {
+            try (PreparedStatement ps = connection.prepareStatement("SELECT 1 FROM lake.options() WHERE option_name = ?"
+                    + " AND scope = 'TABLE' AND scope_entry = ?")) {
+                ps.setString(1, INLINING_OPTION);
+                ps.setString(2, schema + "." + TABLE);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) {
+                        return;
+                    }
+                }
+            }
+            Jdbc.execute(connection, "CALL lake.set_option(" + DuckLakeSql.literal(INLINING_OPTION) + ", 0, schema => "
+                    + DuckLakeSql.literal(schema) + ", table_name => " + DuckLakeSql.literal(TABLE) + ")");
+            LOG.infof("DuckLake option %s set to 0 for the table %s.%s: rejects go to parquet files, not the catalog",
+                    INLINING_OPTION, schema, TABLE);
+        } catch (SQLException e) {
+            LOG.warnf("Could not set the DuckLake option %s=0 on %s.%s: %s", INLINING_OPTION, schema, TABLE,
+                    String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
         }
     }
 

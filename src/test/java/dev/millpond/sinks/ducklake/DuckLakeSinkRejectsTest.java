@@ -140,6 +140,27 @@ class DuckLakeSinkRejectsTest {
         }
     }
 
+    /**
+     * A flush's few rejects are written to a parquet file, not inlined into the catalog: a multi-megabyte value in a
+     * catalog row is one huge Postgres write per flush and a catalog that grows with every reject.
+     */
+    @Test
+    void rejectsAreNeverInlinedIntoTheCatalog() throws Exception {
+        try (SinkFixture f = new SinkFixture()) {
+            DuckLakeSink sink = f.sink(f.recordingOffsets(GROUP));
+            byte[] value = new byte[5_000_000];
+            new java.util.Random(5).nextBytes(value);
+
+            sink.write(with(f.batch("{\"id\":1}"), List.of(RejectedRecord.of("t", 0, 1, 0, "json_parse", "x", value,
+                    LandingLimits.UNCAPPED)), new OffsetRange("t", 0, 0, 1)));
+
+            assertThat(f.count("SELECT count(*) FROM ducklake_list_files('lake', '_millpond_rejects')"))
+                    .as("parquet files of the rejects table").isEqualTo(1);
+            assertThat(f.rows("SELECT sha256(value) FROM lake.main._millpond_rejects"))
+                    .containsExactly(sha256(value));
+        }
+    }
+
     /** A rejects table from before value_truncated gets the column; its older rows hold NULL there. */
     @Test
     void anOlderRejectsTableGainsTheTruncatedColumn() throws Exception {
