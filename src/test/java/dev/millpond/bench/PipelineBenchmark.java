@@ -111,6 +111,7 @@ public final class PipelineBenchmark {
         int total = perPartition * partitions;
         int rounds = Integer.getInteger("bench.rounds", 1);
         List<Result> results = new ArrayList<>();
+        Map<String, DuckLakeStack> lakes = new HashMap<>();
         for (String compression : System.getProperty("bench.compression", "none,lz4,zstd").split(",")) {
             String topic = Services.uniqueName("bench-" + compression);
             kafka.createTopic(topic, partitions);
@@ -123,7 +124,10 @@ public final class PipelineBenchmark {
             double bareRate = bareConsumerRate(kafka, topic, partitions, total);
             for (int round = 0; round < rounds; round++) {
                 for (Map.Entry<String, String> app : apps.entrySet()) {
-                    results.add(run(app.getKey(), app.getValue(), compression, kafka, lake, topic, pod, jvm, args,
+                    // Each build its own lake: builds on different DuckDB releases write different catalog formats.
+                    DuckLakeStack appLake = lakes.computeIfAbsent(app.getKey(),
+                            label -> lakes.isEmpty() ? lake : Services.newDuckLake());
+                    results.add(run(app.getKey(), app.getValue(), compression, kafka, appLake, topic, pod, jvm, args,
                             total, producedBytes, bareRate));
                 }
             }
