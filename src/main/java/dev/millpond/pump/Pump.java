@@ -15,7 +15,6 @@ import dev.millpond.sinks.FlushBatch;
 import dev.millpond.sinks.OffsetRange;
 import dev.millpond.sinks.RejectedRecord;
 import dev.millpond.sinks.Sink;
-import dev.millpond.stages.ColumnBudget;
 import dev.millpond.stages.RecordStages;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.kafka.clients.consumer.Consumer;
