@@ -20,12 +20,13 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The one loop: consume → JSON → Arrow → accumulate → (size or time) → write → commit offsets. Everything here runs
- * on one thread, the pump thread, except the write itself when writes overlap ({@link FlushWriter}): then flush N is
- * written on the writer thread while this thread consumes and converts flush N+1, and commits N's offsets (its own
- * ledger) when it sees N landed. Other threads only read {@link PumpHealth} and the metrics, and may call
- * {@link #requestStop()}. Offsets are committed only after the sink accepted the rows, so Kafka stays the buffer and
- * nothing is lost; a flush that failed commits nothing, and neither does anything consumed after it.
+ * The one loop: consume → {@link OpenFlush} (JSON → Arrow → buffer) → (size or time) → write → commit offsets.
+ * Everything here runs on one thread, the pump thread, except the write itself when writes overlap
+ * ({@link FlushWriter}): then flush N is written on the writer thread while this thread consumes and converts flush
+ * N+1, and commits N's offsets (its own ledger) when it sees N landed. Other threads only read {@link PumpHealth} and
+ * the metrics, and may call {@link #requestStop()}. Offsets are committed only after the sink accepted the rows, so
+ * Kafka stays the buffer and nothing is lost; a flush that failed commits nothing, and neither does anything consumed
+ * after it.
  */
 public final class Pump {
 
@@ -183,10 +184,10 @@ public final class Pump {
 
     /**
      * On the pump thread, in this order: the previous flush lands and is committed (at most one write in flight);
-     * this flush is handed off by the open flush (unified, sorted, with its ledger, rejects and phase times; after the
-     * previous one landed, so the width bound counts from the table it left); it is handed to the
-     * writer; its landing is taken in by {@link #completeInFlight()} — here at once when writes do not overlap, else
-     * on a later iteration — which commits its offsets.
+     * only then is the open flush handed off (unified, sorted, with its ledger, rejects and phase times so far), so
+     * the width bound starts the next one from the table the previous flush left; it goes to the writer; its landing
+     * is taken in by {@link #completeInFlight()} — here at once when writes do not overlap, else on a later
+     * iteration — which commits its offsets.
      */
     private void flush(FlushTrigger trigger) {
         awaitInFlight();
@@ -242,7 +243,7 @@ public final class Pump {
             flush.release();
         }
         metrics.flushDuration(flush.writeSeconds());
-        // Read while no write is in flight, before the test hook's pause, as the sink asks.
+        // Read here, while no write is in flight (the sink's rule); the open flush takes them in once committed.
         List<String> liveColumns = sink.liveColumns();
         pauseBeforeKafkaCommit();
         long commitStart = System.nanoTime();
