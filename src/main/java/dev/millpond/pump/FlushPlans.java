@@ -1,14 +1,11 @@
 package dev.millpond.pump;
 
-import dev.millpond.observability.ErrorType;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.sinks.OffsetRange;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
 import org.jboss.logging.Logger;
 
 import java.time.Duration;
@@ -27,21 +24,14 @@ import java.util.UUID;
 public final class FlushPlans {
 
     private static final Logger LOG = Logger.getLogger(FlushPlans.class);
-    private static final FlushPlans OFF = new FlushPlans(null, null, null, null, null);
+    private static final FlushPlans OFF = new FlushPlans(null, null);
 
-    private final Consumer<?, ?> consumer;
+    private final OffsetCommitter committer;
     private final PlanReplay replay;
-    private final MillpondMetrics metrics;
-    private final RetryPolicy commitRetry;
-    private final Sleeper sleeper;
 
-    private FlushPlans(Consumer<?, ?> consumer, PlanReplay replay, MillpondMetrics metrics, RetryPolicy commitRetry,
-                       Sleeper sleeper) {
-        this.consumer = consumer;
+    private FlushPlans(OffsetCommitter committer, PlanReplay replay) {
+        this.committer = committer;
         this.replay = replay;
-        this.metrics = metrics;
-        this.commitRetry = commitRetry;
-        this.sleeper = sleeper;
     }
 
     public static FlushPlans off() {
@@ -56,8 +46,8 @@ public final class FlushPlans {
      */
     public static FlushPlans on(Consumer<?, ?> consumer, String topic, RecordedPlan recorded, long flushIntervalMs,
                                 MillpondMetrics metrics, Sleeper sleeper) {
-        return new FlushPlans(consumer, new PlanReplay(consumer, topic, recorded, replayBound(flushIntervalMs),
-                System::nanoTime), metrics, RetryPolicy.offsetCommits(), sleeper);
+        return new FlushPlans(new OffsetCommitter(consumer, metrics, RetryPolicy.offsetCommits(), sleeper, LOG),
+                new PlanReplay(consumer, topic, recorded, replayBound(flushIntervalMs), System::nanoTime));
     }
 
     /** A minute, or three flush intervals if longer: enough for a healthy broker to serve one flush again. */
@@ -70,7 +60,7 @@ public final class FlushPlans {
      * {@link PumpFailure} before anything is written.
      */
     void beforeFirstAttempt(List<OffsetRange> ranges) {
-        if (consumer == null || ranges.isEmpty()) {
+        if (committer == null || ranges.isEmpty()) {
             return;
         }
         String flush = UUID.randomUUID().toString().replace("-", "");
@@ -80,22 +70,7 @@ public final class FlushPlans {
             request.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.first(),
                     plan.metadata()));
         }
-        for (int attempt = 0; ; attempt++) {
-            try {
-                consumer.commitSync(request);
-                return;
-            } catch (WakeupException e) {
-                attempt--; // a stop request: the flush is still written and committed (shutdown flush)
-            } catch (KafkaException e) {
-                metrics.error(ErrorType.OFFSET_COMMIT);
-                if (attempt + 1 >= commitRetry.attempts()) {
-                    throw new PumpFailure("Committing the flush plan failed after " + commitRetry.attempts()
-                            + " attempts; nothing was written", e);
-                }
-                LOG.warnf("Flush plan commit attempt %d failed: %s", attempt + 1, e.toString());
-                sleeper.sleep(commitRetry.delaySeconds(attempt));
-            }
-        }
+        committer.commitPlan(request);
     }
 
     /** The polled records the current flush may take (see {@link PlanReplay#admit}). */

@@ -4,7 +4,6 @@ import dev.millpond.convert.ConvertedBatch;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.SkipReason;
 import dev.millpond.sinks.RejectedRecord;
-import dev.millpond.stages.ColumnBudget;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.jboss.logging.Logger;
 

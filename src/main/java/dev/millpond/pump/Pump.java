@@ -1,46 +1,32 @@
 package dev.millpond.pump;
 
-import dev.millpond.convert.ArrowSizes;
 import dev.millpond.convert.BatchUnifier;
-import dev.millpond.convert.ConvertedBatch;
 import dev.millpond.convert.JsonToArrow;
-import dev.millpond.convert.UnifiedBatches;
 import dev.millpond.kafka.LagMonitor;
 import dev.millpond.observability.ErrorType;
 import dev.millpond.observability.FlushTrigger;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.PumpHealth;
-import dev.millpond.observability.SkipReason;
-import dev.millpond.sinks.FlushBatch;
-import dev.millpond.sinks.OffsetRange;
-import dev.millpond.sinks.RejectedRecord;
 import dev.millpond.sinks.Sink;
-import dev.millpond.stages.ColumnBudget;
 import dev.millpond.stages.RecordStages;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.jboss.logging.Logger;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 
 /**
- * The one loop: consume → JSON → Arrow → accumulate → (size or time) → write → commit offsets. Everything here runs
- * on one thread, the pump thread, except the write itself when writes overlap ({@link FlushWriter}): then flush N is
- * written on the writer thread while this thread consumes and converts flush N+1, and commits N's offsets (its own
- * ledger) when it sees N landed. Other threads only read {@link PumpHealth} and the metrics, and may call
- * {@link #requestStop()}. Offsets are committed only after the sink accepted the rows, so Kafka stays the buffer and
- * nothing is lost; a flush that failed commits nothing, and neither does anything consumed after it.
+ * The one loop: consume → {@link OpenFlush} (JSON → Arrow → buffer) → (size or time) → write → commit offsets.
+ * Everything here runs on one thread, the pump thread, except the write itself when writes overlap
+ * ({@link FlushWriter}): then flush N is written on the writer thread while this thread consumes and converts flush
+ * N+1, and commits N's offsets (its own ledger) when it sees N landed. Other threads only read {@link PumpHealth} and
+ * the metrics, and may call {@link #requestStop()}. Offsets are committed only after the sink accepted the rows, so
+ * Kafka stays the buffer and nothing is lost; a flush that failed commits nothing, and neither does anything consumed
+ * after it.
  */
 public final class Pump {
 
@@ -55,23 +41,17 @@ public final class Pump {
     private final PumpSettings settings;
     private final Consumer<byte[], byte[]> consumer;
     private final AdaptivePoller poller;
-    private final JsonToArrow converter;
-    private final BatchUnifier unifier;
-    private final RecordStages stages;
     /** Asked only for its live columns after each flush, so the width bound sees what the table now holds. */
     private final Sink sink;
     private final MillpondMetrics metrics;
     private final PumpHealth health;
     private final LagMonitor lag;
     private final FlushWriter writer;
-    private final RetryPolicy commitRetry;
+    private final OffsetCommitter committer;
+    private final PausedConsumer paused;
     private final Sleeper sleeper;
-    private final ColumnBudget columnBudget;
-    private final PendingRejects rejects;
-
-    private final PendingBuffer pending = new PendingBuffer();
-    private final OffsetLedger ledger = new OffsetLedger();
-    private final FlushPhases phases = new FlushPhases();
+    /** The flush being filled: its rows, rejects, offsets, width bound and phase times. */
+    private final OpenFlush open;
     private FlushPlans plans = FlushPlans.off();
     /** The flush handed to the writer whose outcome the pump has not taken in yet; at most one. */
     private volatile InFlightFlush inFlight;
@@ -83,15 +63,11 @@ public final class Pump {
     public Pump(PumpSettings settings, Consumer<byte[], byte[]> consumer, JsonToArrow converter, BatchUnifier unifier,
                 RecordStages stages, Sink sink, MillpondMetrics metrics, PumpHealth health, LagMonitor lag,
                 WriteRetry writeRetry, Sleeper sleeper, ColumnBudget columnBudget) {
-        this.columnBudget = columnBudget;
         columnBudget.flushed(sink.liveColumns());
-        this.rejects = new PendingRejects(sink.keepsRejects(), settings.rejectMaxValueBytes(), metrics);
+        this.open = new OpenFlush(settings, converter, unifier, stages, columnBudget, sink.keepsRejects(), metrics);
         this.settings = settings;
         this.consumer = consumer;
         this.poller = new AdaptivePoller(consumer);
-        this.converter = converter;
-        this.unifier = unifier;
-        this.stages = stages;
         this.sink = sink;
         this.metrics = metrics;
         this.health = health;
@@ -99,7 +75,8 @@ public final class Pump {
         WriteLadder writeLadder = new WriteLadder(sink, metrics, health, writeRetry, sleeper);
         this.writer = settings.overlapWrites() ? FlushWriter.overlapped(writeLadder)
                 : FlushWriter.inline(writeLadder, this::waitOutOutage);
-        this.commitRetry = RetryPolicy.offsetCommits();
+        this.committer = new OffsetCommitter(consumer, metrics, RetryPolicy.offsetCommits(), sleeper, LOG);
+        this.paused = new PausedConsumer(consumer, health, metrics);
         this.sleeper = sleeper;
     }
 
@@ -162,17 +139,17 @@ public final class Pump {
         if (inFlight != null) {
             timeoutMs = Math.min(timeoutMs, IN_FLIGHT_POLL_MS);
         }
-        int batchSize = settings.batchSize(pending.bytes());
+        int batchSize = settings.batchSize(open.bytes());
         metrics.consumeBatchSize(batchSize);
         if (settings.flushSizeBytes() > 0) {
-            metrics.bufferFullness(Math.round(1000.0 * pending.bytes() / settings.flushSizeBytes()) / 1000.0);
+            metrics.bufferFullness(Math.round(1000.0 * open.bytes() / settings.flushSizeBytes()) / 1000.0);
         }
 
         AdaptivePoller.Polled polled;
         long pollStart = System.nanoTime();
         try {
             polled = poller.poll(batchSize, Duration.ofMillis(timeoutMs));
-            phases.poll(System.nanoTime() - pollStart);
+            open.polled(System.nanoTime() - pollStart);
         } catch (WakeupException e) {
             throw e;
         } catch (KafkaException e) {
@@ -186,96 +163,35 @@ public final class Pump {
         lag.tick(consumer);
         // While a recorded flush is replayed, records past its end are held back, so a position is not yet covered.
         boolean positionsCovered = !plans.replayIncomplete();
-        List<ConsumerRecord<byte[], byte[]>> records = plans.admit(polled.records());
+        open.add(plans.admit(polled.records()), positionsCovered ? polled.positions() : Map.of());
 
-        List<byte[]> values = new ArrayList<>(records.size());
-        List<ConsumerRecord<byte[], byte[]>> sources = new ArrayList<>(records.size());
-        Map<Integer, Integer> consumedPerPartition = new HashMap<>();
-        for (ConsumerRecord<byte[], byte[]> record : records) {
-            consumedPerPartition.merge(record.partition(), 1, Integer::sum);
-            ledger.handled(record.partition(), record.offset());
-            if (record.value() != null) {
-                values.add(record.value());
-                sources.add(record);
-            }
-        }
-        if (positionsCovered) {
-            polled.positions().forEach(ledger::reached);
-        }
-        consumedPerPartition.forEach(metrics::recordsConsumed);
-        if (!values.isEmpty()) {
-            accumulate(values, sources);
-        }
-
-        boolean sizeFired = settings.flushSizeBytes() <= 0 ? !records.isEmpty()
-                : pending.bytes() >= settings.flushSizeBytes() || pending.allocated() >= settings.pendingMemoryBytes()
-                || rejects.bytes() >= Math.min(settings.flushSizeBytes(), settings.pendingRejectBytes());
-        boolean timeFired = System.nanoTime() - lastFlushNanos >= intervalNanos;
+        boolean sizeReached = open.sizeReached();
+        boolean timeDue = System.nanoTime() - lastFlushNanos >= intervalNanos;
         PlanReplay.Step planned = plans.step();
-        if (planned == PlanReplay.Step.HOLD || planned == PlanReplay.Step.NORMAL && !sizeFired && !timeFired) {
+        if (planned == PlanReplay.Step.HOLD || planned == PlanReplay.Step.NORMAL && !sizeReached && !timeDue) {
             return;
         }
-        if (pending.records() > 0 || !rejects.isEmpty()) {
-            flush(sizeFired ? FlushTrigger.SIZE : FlushTrigger.TIME);
-        } else if (!ledger.isEmpty()) {
+        if (open.hasRecords()) {
+            flush(sizeReached ? FlushTrigger.SIZE : FlushTrigger.TIME);
+        } else if (open.hasOffsets()) {
             // Skipped records and tombstones still move the committed offset — after the flush before
             // them landed, since a commit covers every offset below it.
             awaitInFlight();
-            committed(commitWithRetry(ledger));
+            committed(committer.commit(open.handOffOffsets(), settings.topic()));
             lastFlushNanos = System.nanoTime();
         }
     }
 
-    private void accumulate(List<byte[]> values, List<ConsumerRecord<byte[], byte[]>> sources) {
-        long t0 = System.nanoTime();
-        ConvertedBatch converted = converter.convert(values);
-        long convertNanos = System.nanoTime() - t0;
-        phases.convert(convertNanos);
-        if (converted.rows() > 0) {
-            metrics.arrowConversion(convertNanos / 1e9);
-        }
-        metrics.recordsSkipped(SkipReason.JSON_PARSE, values.size() - converted.rows());
-        int[] valueOfRow = rejects.setAsideUnparsed(converted, sources);
-        VectorSchemaRoot root = converted.root();
-        if (root == null) {
-            return;
-        }
-        long nbytes = converted.nbytes();
-        ColumnBudget.Admitted admitted = columnBudget.admit(root);
-        if (admitted.rejectedRows().length > 0) {
-            rejects.setAsideTooWide(admitted, valueOfRow, sources);
-        }
-        if (admitted.root() != root) {
-            root = admitted.root();
-            if (root == null) {
-                return;
-            }
-            nbytes = ArrowSizes.nbytes(root);
-        }
-        if (!stages.isPerPollBatchNoop()) {
-            // coerce → keep → drop; the offsets of filtered-out records stay in the ledger, to be committed
-            long stagesStart = System.nanoTime();
-            root = stages.applyPerPollBatch(root);
-            nbytes = ArrowSizes.nbytes(root);
-            phases.stages(System.nanoTime() - stagesStart);
-        }
-        if (root.getRowCount() == 0) {
-            root.close();
-            return;
-        }
-        pending.add(root, nbytes);
-        metrics.pendingBytes(pending.bytes());
-    }
-
     /**
      * On the pump thread, in this order: the previous flush lands and is committed (at most one write in flight);
-     * this flush is prepared (unified, sorted, given the ledger, rejects and phase times so far); it is handed to the
-     * writer; its landing is taken in by {@link #completeInFlight()} — here at once when writes do not overlap, else
-     * on a later iteration — which commits its offsets.
+     * only then is the open flush handed off (unified, sorted, with its ledger, rejects and phase times so far), so
+     * the width bound starts the next one from the table the previous flush left; it goes to the writer; its landing
+     * is taken in by {@link #completeInFlight()} — here at once when writes do not overlap, else on a later
+     * iteration — which commits its offsets.
      */
     private void flush(FlushTrigger trigger) {
         awaitInFlight();
-        InFlightFlush flush = prepare(trigger);
+        InFlightFlush flush = open.handOff(trigger);
         try {
             // Whatever Kafka must hear before the write starts is committed here, still on this thread, after the
             // flush before it landed and was committed (a plan commit carries this flush's first offsets).
@@ -293,33 +209,6 @@ public final class Pump {
         }
     }
 
-    /** Takes the buffer's batches, the ledger and the rejects for one flush; the buffer starts the next one empty. */
-    private InFlightFlush prepare(FlushTrigger trigger) {
-        long started = System.nanoTime();
-        long bytes = pending.bytes();
-        long records = pending.records();
-        List<RejectedRecord> flushRejects = rejects.records();
-        long unifyStart = System.nanoTime();
-        UnifiedBatches unified = unifier.unify(pending.drain());
-        SortedBatch sorted;
-        try {
-            sorted = sortTimed(unified, unifyStart);
-        } catch (RuntimeException | Error e) {
-            unified.close();
-            throw e;
-        }
-        OffsetLedger flushLedger = ledger.handOff();
-        List<OffsetRange> ranges = flushLedger.ranges(settings.topic());
-        FlushBatch batch = sorted.root()
-                .map(root -> new FlushBatch(root.getSchema(), List.of(root), records, ranges, flushRejects))
-                .orElseGet(() -> new FlushBatch(unified.schema(), unified.batches(), records, ranges, flushRejects));
-        rejects.clear();
-        columnBudget.handedOff();
-        metrics.pendingBytes(0);
-        return new InFlightFlush(trigger, started, bytes, records, batch, List.of(sorted, unified), flushLedger,
-                flushRejects, phases.handOff());
-    }
-
     /**
      * Waits until the flush in flight (if any) ended and takes its outcome in. Meanwhile the assignment is paused
      * (so memory stays at the flush being filled) and polled, so the liveness probe stays fresh; a stop request does
@@ -332,22 +221,8 @@ public final class Pump {
         }
         if (!flush.isDone()) {
             long waitStart = System.nanoTime();
-            Set<TopicPartition> assigned = consumer.assignment();
-            consumer.pause(assigned);
-            try {
-                while (!flush.await(IN_FLIGHT_POLL_MS)) {
-                    try {
-                        consumer.poll(Duration.ZERO); // paused: returns nothing
-                        health.pollReturned();
-                    } catch (WakeupException e) {
-                        // requestStop(): the write in flight still ends first
-                    } catch (KafkaException e) {
-                        metrics.error(ErrorType.KAFKA);
-                    }
-                }
-            } finally {
-                consumer.resume(assigned);
-            }
+            // requestStop() does not end this wait: the write in flight still ends first
+            paused.pollWhile(() -> flush.await(IN_FLIGHT_POLL_MS) ? null : Duration.ZERO);
             flush.phases.waited(System.nanoTime() - waitStart);
         }
         completeInFlight();
@@ -368,12 +243,13 @@ public final class Pump {
             flush.release();
         }
         metrics.flushDuration(flush.writeSeconds());
-        columnBudget.landed(sink.liveColumns());
+        // Read here, while no write is in flight (the sink's rule); the open flush takes them in once committed.
+        List<String> liveColumns = sink.liveColumns();
         pauseBeforeKafkaCommit();
         long commitStart = System.nanoTime();
-        Map<Integer, Long> next = commitWithRetry(flush.ledger);
+        Map<Integer, Long> next = committer.commit(flush.ledger, settings.topic());
         flush.phases.commit(System.nanoTime() - commitStart);
-        rejects.committed(flush.rejects);
+        open.landed(flush, liveColumns);
 
         metrics.recordsWritten(written);
         metrics.batchFlushed(flush.trigger);
@@ -390,15 +266,6 @@ public final class Pump {
     private void committed(Map<Integer, Long> next) {
         next.forEach(metrics::lastCommittedOffset);
         lag.maybeRefresh(consumer, next);
-    }
-
-    private SortedBatch sortTimed(UnifiedBatches unified, long unifyStart) {
-        long sortStart = System.nanoTime();
-        phases.unify(sortStart - unifyStart);
-        SortedBatch sorted = new SortedBatch(unified.batches().isEmpty() ? Optional.empty()
-                : stages.sortForWrite(unified.batches()));
-        phases.sort(System.nanoTime() - sortStart);
-        return sorted;
     }
 
     /** The test hook's window: the rows and their offsets are in the lake, Kafka does not know yet. */
@@ -418,50 +285,22 @@ public final class Pump {
      * request ends the wait.
      */
     private boolean waitOutOutage(double seconds) {
-        Set<TopicPartition> assigned = consumer.assignment();
-        consumer.pause(assigned);
-        try {
-            long deadline = System.nanoTime() + (long) (seconds * 1e9);
-            for (long left; !stopRequested && (left = deadline - System.nanoTime()) > 0; ) {
-                try {
-                    consumer.poll(Duration.ofNanos(Math.min(left, HEARTBEAT_POLL_NANOS))); // paused: returns nothing
-                    health.pollReturned();
-                } catch (WakeupException e) {
-                    // requestStop(): the loop condition sees it
-                } catch (KafkaException e) {
-                    metrics.error(ErrorType.KAFKA);
-                    sleeper.sleep(Math.min(1.0, left / 1e9));
-                }
-            }
-            return !stopRequested;
-        } finally {
-            consumer.resume(assigned);
-        }
-    }
+        long deadline = System.nanoTime() + (long) (seconds * 1e9);
+        paused.pollWhile(new PausedConsumer.Wait() {
+            private long left;
 
-    /** @return the offset committed per partition */
-    private Map<Integer, Long> commitWithRetry(OffsetLedger committing) {
-        Map<Integer, Long> next = committing.nextOffsets();
-        var request = committing.commitRequest(settings.topic());
-        for (int attempt = 0; ; attempt++) {
-            try {
-                consumer.commitSync(request);
-                committing.clear();
-                return next;
-            } catch (WakeupException e) {
-                // A stop request must not abandon a commit whose write already succeeded.
-                attempt--;
-            } catch (KafkaException e) {
-                metrics.error(ErrorType.OFFSET_COMMIT);
-                if (attempt + 1 >= commitRetry.attempts()) {
-                    LOG.errorf("Offset commit failed after %d attempts — duplicates possible on restart",
-                            commitRetry.attempts());
-                    throw new PumpFailure("Offset commit failed after " + commitRetry.attempts() + " attempts", e);
-                }
-                LOG.warnf("Offset commit attempt %d failed: %s", attempt + 1, e.toString());
-                sleeper.sleep(commitRetry.delaySeconds(attempt));
+            @Override
+            public Duration nextPoll() {
+                return !stopRequested && (left = deadline - System.nanoTime()) > 0
+                        ? Duration.ofNanos(Math.min(left, HEARTBEAT_POLL_NANOS)) : null;
             }
-        }
+
+            @Override
+            public void pollFailed() {
+                sleeper.sleep(Math.min(1.0, left / 1e9));
+            }
+        });
+        return !stopRequested;
     }
 
     /** The shutdown flush follows the same rules as any flush (write, then commit); a failure is logged, not raised. */
@@ -469,12 +308,12 @@ public final class Pump {
         try {
             if (plans.replayIncomplete()) {
                 LOG.info("Shutdown: the recorded flush is not complete yet; not flushing, it is replayed on restart");
-            } else if (pending.records() > 0 || !rejects.isEmpty()) {
-                LOG.infof("Shutdown: flushing %d pending records", pending.records());
+            } else if (open.hasRecords()) {
+                LOG.infof("Shutdown: flushing %d pending records", open.records());
                 flush(FlushTrigger.TIME);
                 awaitInFlight();
-            } else if (!ledger.isEmpty()) {
-                committed(commitWithRetry(ledger));
+            } else if (open.hasOffsets()) {
+                committed(committer.commit(open.handOffOffsets(), settings.topic()));
             }
         } catch (RuntimeException e) {
             LOG.errorf(e, "Shutdown flush failed; uncommitted records will be consumed again on restart");
@@ -489,8 +328,7 @@ public final class Pump {
      * is released only if it did, since the writer reads those buffers until then.
      */
     public void discardPending() {
-        pending.close();
-        ledger.clear();
+        open.discard();
         InFlightFlush flush = inFlight;
         inFlight = null;
         if (writer.shutDown(flush, DISCARD_GRACE_MS) && flush != null) {
@@ -502,16 +340,8 @@ public final class Pump {
         long now = System.nanoTime();
         if (now - lastHeartbeatNanos >= HEARTBEAT_NANOS) {
             lastHeartbeatNanos = now;
-            LOG.infof("Heartbeat: pending=%d records (%d bytes), partitions=%d", pending.records(), pending.bytes(),
+            LOG.infof("Heartbeat: pending=%d records (%d bytes), partitions=%d", open.records(), open.bytes(),
                     consumer.assignment().size());
-        }
-    }
-
-    /** The pre-write sort's output, when there is one, closed with the flush. */
-    private record SortedBatch(Optional<VectorSchemaRoot> root) implements AutoCloseable {
-        @Override
-        public void close() {
-            root.ifPresent(VectorSchemaRoot::close);
         }
     }
 

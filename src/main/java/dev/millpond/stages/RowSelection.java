@@ -15,12 +15,12 @@ import org.apache.arrow.vector.types.pojo.Field;
  * (rows kept) and the sort (rows in key order). The sources stay owned by the caller; the result is owned by the
  * caller and is closed here if building it fails.
  */
-final class RowSelection {
+public final class RowSelection {
     private RowSelection() {
     }
 
     /** Rows {@code rows[0..count)} of {@code source}. */
-    static VectorSchemaRoot select(VectorSchemaRoot source, int[] rows, int count, BufferAllocator allocator) {
+    public static VectorSchemaRoot select(VectorSchemaRoot source, int[] rows, int count, BufferAllocator allocator) {
         return gather(List.of(source), new int[count], rows, count, allocator);
     }
 

@@ -328,25 +328,7 @@ class FlushPlansTest {
     }
 
     private static void runUntil(Pipeline pipeline, BooleanSupplier condition) throws Exception {
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread thread = new Thread(() -> {
-            try {
-                pipeline.pump().run();
-            } catch (Throwable t) {
-                failure.set(t);
-            }
-        }, "pump-under-test");
-        thread.start();
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(failure.get()).as("pump failure").isNull();
-            assertThat(System.nanoTime()).as("condition within 90s").isLessThan(deadline);
-            Thread.sleep(50);
-        }
-        pipeline.pump().requestStop();
-        thread.join(30_000);
-        assertThat(thread.isAlive()).isFalse();
-        assertThat(failure.get()).isNull();
+        PumpRuns.runUntil(pipeline, condition, Duration.ofSeconds(90));
     }
 
     private static void sleep(long ms) {

@@ -3,7 +3,6 @@ package dev.millpond.pump;
 import dev.millpond.convert.ConvertedBatch;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.sinks.RejectedRecord;
-import dev.millpond.stages.ColumnBudget;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.arrow.memory.BufferAllocator;

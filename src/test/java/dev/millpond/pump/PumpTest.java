@@ -301,27 +301,8 @@ class PumpTest {
         kafka.produce(topic, partition, SampleEvents.events(firstId, count));
     }
 
-    /** Runs the pump on its own thread until the condition holds, then stops it the way SIGTERM does. */
     private static void runUntil(Pipeline pipeline, BooleanSupplier condition) throws Exception {
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread thread = new Thread(() -> {
-            try {
-                pipeline.pump().run();
-            } catch (Throwable t) {
-                failure.set(t);
-            }
-        }, "pump-under-test");
-        thread.start();
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(failure.get()).as("pump failure").isNull();
-            assertThat(System.nanoTime()).as("condition within 60s").isLessThan(deadline);
-            Thread.sleep(50);
-        }
-        pipeline.pump().requestStop();
-        thread.join(30_000);
-        assertThat(thread.isAlive()).isFalse();
-        assertThat(failure.get()).isNull();
+        PumpRuns.runUntil(pipeline, condition, Duration.ofSeconds(60));
     }
 
     private double metric(String name, String... labels) {

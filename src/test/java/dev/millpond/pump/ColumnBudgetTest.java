@@ -1,4 +1,4 @@
-package dev.millpond.stages;
+package dev.millpond.pump;
 
 import dev.millpond.convert.ConvertedBatch;
 import dev.millpond.convert.JsonToArrow;

@@ -1,4 +1,4 @@
-package dev.millpond.stages;
+package dev.millpond.pump;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -13,6 +13,8 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
+
+import dev.millpond.stages.RowSelection;
 
 /**
  * Bounds the table's width before a poll batch is buffered: a batch may bring new columns only while the table stays
