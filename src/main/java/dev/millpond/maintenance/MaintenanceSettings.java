@@ -1,6 +1,7 @@
 package dev.millpond.maintenance;
 
 import dev.millpond.app.DuckLakeSinkFactory;
+import dev.millpond.config.LakeAccess;
 import dev.millpond.config.LakeAccessConfig;
 import dev.millpond.sinks.ducklake.CatalogLocation;
 import dev.millpond.sinks.ducklake.LakeAttachment;
@@ -20,12 +21,13 @@ public record MaintenanceSettings(LakeAttachment attachment, CatalogLocation.Pos
 
     public static MaintenanceSettings fromEnvironment(Map<String, String> env) {
         LakeAccessConfig c = LakeAccessConfig.fromEnvironment(env);
-        CatalogLocation.Postgres catalog = CatalogLocation.Postgres.of(c.catalog());
+        LakeAccess lake = c.lake();
+        CatalogLocation.Postgres catalog = CatalogLocation.Postgres.of(lake.catalog());
         String extensions = env.getOrDefault("MILLPOND_DUCKDB_EXTENSION_DIR", DEFAULT_EXTENSION_DIR);
-        LakeAttachment attachment = new LakeAttachment(c.connection(), catalog, c.dataPath(),
-                DuckLakeSinkFactory.s3Settings(c.s3()), c.maxRetryCount(), c.memoryLimit(), Path.of(extensions),
-                c.automaticMigration());
-        return new MaintenanceSettings(attachment, catalog, c.dataPath());
+        LakeAttachment attachment = new LakeAttachment(lake.connection(), catalog, lake.dataPath(),
+                DuckLakeSinkFactory.s3Settings(lake.s3()), c.maxRetryCount(), lake.memoryLimit(), Path.of(extensions),
+                lake.automaticMigration());
+        return new MaintenanceSettings(attachment, catalog, lake.dataPath());
     }
 
     /** The line destructive commands print before they touch anything (no password). */
