@@ -1,9 +1,9 @@
 package dev.millpond.maintenance;
 
-import dev.millpond.app.DuckLakeSinkFactory;
 import dev.millpond.config.LakeAccess;
 import dev.millpond.config.LakeAccessConfig;
 import dev.millpond.sinks.ducklake.CatalogLocation;
+import dev.millpond.sinks.ducklake.DuckLakeSinkSettings.S3Setting;
 import dev.millpond.sinks.ducklake.LakeAttachment;
 
 import java.nio.file.Path;
@@ -16,16 +16,13 @@ import java.util.Map;
  */
 public record MaintenanceSettings(LakeAttachment attachment, CatalogLocation.Postgres catalog, String dataPath) {
 
-    /** Where the image bakes the DuckDB extensions, as for the writer. */
-    static final String DEFAULT_EXTENSION_DIR = "/opt/millpond/duckdb-extensions";
-
     public static MaintenanceSettings fromEnvironment(Map<String, String> env) {
         LakeAccessConfig c = LakeAccessConfig.fromEnvironment(env);
         LakeAccess lake = c.lake();
         CatalogLocation.Postgres catalog = CatalogLocation.Postgres.of(lake.catalog());
-        String extensions = env.getOrDefault("MILLPOND_DUCKDB_EXTENSION_DIR", DEFAULT_EXTENSION_DIR);
+        String extensions = env.getOrDefault("MILLPOND_DUCKDB_EXTENSION_DIR", LakeAttachment.DEFAULT_EXTENSION_DIR);
         LakeAttachment attachment = new LakeAttachment(lake.connection(), catalog, lake.dataPath(),
-                DuckLakeSinkFactory.s3Settings(lake.s3()), c.maxRetryCount(), lake.memoryLimit(), Path.of(extensions),
+                S3Setting.from(lake.s3()), c.maxRetryCount(), lake.memoryLimit(), Path.of(extensions),
                 lake.automaticMigration());
         return new MaintenanceSettings(attachment, catalog, lake.dataPath());
     }
