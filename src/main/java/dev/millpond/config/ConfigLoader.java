@@ -1,6 +1,5 @@
 package dev.millpond.config;
 
-import dev.millpond.vocabulary.Identifiers;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -180,8 +179,8 @@ public final class ConfigLoader {
     }
 
     static DuckLakeConfig parseDuckLake(Env env) {
-        String table = safeIdentifier("DUCKLAKE_TABLE", env.required("DUCKLAKE_TABLE"));
-        String schema = safeIdentifier("DUCKLAKE_SCHEMA", env.orDefaultIfEmpty("DUCKLAKE_SCHEMA", "main"));
+        String table = SafeIdentifier.require("DUCKLAKE_TABLE", env.required("DUCKLAKE_TABLE"));
+        String schema = SafeIdentifier.require("DUCKLAKE_SCHEMA", env.orDefaultIfEmpty("DUCKLAKE_SCHEMA", "main"));
         LakeAccess lake = LakeAccess.parse(env, true);
         int maxRetryCount = env.intKnob("DUCKLAKE_MAX_RETRY_COUNT", 100);
         if (maxRetryCount <= 0) {
@@ -201,14 +200,6 @@ public final class ConfigLoader {
         VariantColumns variantColumns = VariantColumns.parse(env.raw(VariantColumns.VARIABLE));
         boolean lakeOffsets = env.booleanFlag("MILLPOND_LAKE_OFFSETS", true);
         return new DuckLakeConfig(table, schema, lake, maxRetryCount, partitionBy, variantColumns, lakeOffsets);
-    }
-
-    static String safeIdentifier(String variable, String value) {
-        if (!Identifiers.isSafe(value)) {
-            throw new ConfigException(variable + " contains unsafe characters: '" + value
-                    + "' (must match ^" + Identifiers.RULE + "$)");
-        }
-        return value;
     }
 
     private static KafkaClientConfig kafkaClient(Env env, String bootstrapServers, String topic, String table,
