@@ -11,6 +11,7 @@ import dev.millpond.observability.OtlpLogExport;
 import dev.millpond.observability.PumpHealth;
 import dev.millpond.pump.Pump;
 import dev.millpond.sinks.ducklake.IncompatibleCatalogException;
+import dev.millpond.sinks.ducklake.LakeAttachment;
 import dev.millpond.sinks.hoglake.HoglakeStartupException;
 import dev.millpond.sinks.hoglake.ObjectStoreProbeException;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -52,7 +53,7 @@ public class PumpLauncher {
     @Inject
     PumpHealth health;
 
-    @ConfigProperty(name = "millpond.duckdb.extension-dir", defaultValue = DuckLakeSinkFactory.DEFAULT_EXTENSION_DIR)
+    @ConfigProperty(name = "millpond.duckdb.extension-dir", defaultValue = LakeAttachment.DEFAULT_EXTENSION_DIR)
     String extensionDirectory;
 
     /** Off only in {@code @QuarkusTest}s of the HTTP surface, which run without a broker or a lake. */

@@ -5,6 +5,7 @@ import dev.millpond.memory.MemoryBudget;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.sinks.Sink;
 import dev.millpond.sinks.StartupOutage;
+import dev.millpond.sinks.ducklake.DuckDbResources;
 import dev.millpond.sinks.ducklake.DuckLakeSink;
 import dev.millpond.sinks.ducklake.DuckLakeStartupFailures;
 import dev.millpond.sinks.hoglake.HoglakeSink;
@@ -36,7 +37,8 @@ public interface SinkFactory {
                 return switch (config.destination()) {
                     case DUCKLAKE -> new DuckLakeSink(DuckLakeSinkFactory.settings(config.ducklake(),
                             config.groupId(), extensionDirectory, config.landing(), budget.duckdbMemoryLimit(),
-                            Optional.of(budget.duckdb())), metrics, memory);
+                            Optional.of(new DuckDbResources(budget.duckdbThreads(), budget.rowGroupRows()))),
+                            metrics, memory);
                     case HOGLAKE -> HoglakeSink.open(config.hoglake(), config.recordHandling().sortBy(), metrics,
                             memory);
                 };

@@ -1,6 +1,5 @@
 package dev.millpond.config;
 
-import dev.millpond.vocabulary.Identifiers;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -23,12 +22,9 @@ public final class ConfigLoader {
     private static final System.Logger LOG = System.getLogger(ConfigLoader.class.getName());
 
     static final Pattern PARTITION_BY = Pattern.compile("[a-zA-Z0-9_(),\\s]+");
-    static final Pattern S3_VALUE = Pattern.compile("[a-zA-Z0-9_.:/\\-@+=]+");
     private static final Pattern ORDINAL = Pattern.compile("-([0-9]+)$");
 
     static final String DEFAULT_POD_NAME = "millpond-0";
-    /** Shared with the maintenance tools, which attach the same catalog. */
-    static final String AUTOMATIC_MIGRATION = "MILLPOND_DUCKLAKE_AUTOMATIC_MIGRATION";
     static final int MIN_CONSUME_BATCH_SIZE = 10;
     static final int DEFAULT_HTTP_PORT = 8000;
     static final int MAX_POLL_INTERVAL_MS = 600_000;
@@ -183,11 +179,9 @@ public final class ConfigLoader {
     }
 
     static DuckLakeConfig parseDuckLake(Env env) {
-        String table = safeIdentifier("DUCKLAKE_TABLE", env.required("DUCKLAKE_TABLE"));
-        String schema = safeIdentifier("DUCKLAKE_SCHEMA", env.orDefaultIfEmpty("DUCKLAKE_SCHEMA", "main"));
-        String dataPath = env.required("DUCKLAKE_DATA_PATH");
-        String connection = CatalogConnection.duckDbConnection(env.required("DUCKLAKE_CONNECTION"));
-        CatalogConnection catalog = CatalogConnection.parse(env);
+        String table = SafeIdentifier.require("DUCKLAKE_TABLE", env.required("DUCKLAKE_TABLE"));
+        String schema = SafeIdentifier.require("DUCKLAKE_SCHEMA", env.orDefaultIfEmpty("DUCKLAKE_SCHEMA", "main"));
+        LakeAccess lake = LakeAccess.parse(env, true);
         int maxRetryCount = env.intKnob("DUCKLAKE_MAX_RETRY_COUNT", 100);
         if (maxRetryCount <= 0) {
             throw new ConfigException("DUCKLAKE_MAX_RETRY_COUNT must be a positive integer, got " + maxRetryCount);
@@ -203,51 +197,9 @@ public final class ConfigLoader {
                         + " transform calls such as year(_inserted_at): '" + p + "'");
             }
         });
-        Optional<String> memoryLimit = env.optionalNonEmpty("DUCKDB_MEMORY_LIMIT");
-        S3Settings s3 = s3Settings(env);
         VariantColumns variantColumns = VariantColumns.parse(env.raw(VariantColumns.VARIABLE));
         boolean lakeOffsets = env.booleanFlag("MILLPOND_LAKE_OFFSETS", true);
-        boolean automaticMigration = env.booleanFlag(AUTOMATIC_MIGRATION, false);
-        return new DuckLakeConfig(table, schema, dataPath, connection, catalog, maxRetryCount, partitionBy,
-                memoryLimit, s3, variantColumns, lakeOffsets, automaticMigration);
-    }
-
-    /** DUCKDB_S3_*, shared by the writer and the maintenance tools. */
-    static S3Settings s3Settings(Env env) {
-        return new S3Settings(
-                s3Value(env, "DUCKDB_S3_ENDPOINT", false),
-                s3Required(env, "DUCKDB_S3_ACCESS_KEY_ID", false),
-                Secret.of(s3Required(env, "DUCKDB_S3_SECRET_ACCESS_KEY", true)),
-                s3Value(env, "DUCKDB_S3_USE_SSL", false),
-                s3Value(env, "DUCKDB_S3_URL_STYLE", false),
-                s3Value(env, "DUCKDB_S3_REGION", false));
-    }
-
-    static String safeIdentifier(String variable, String value) {
-        if (!Identifiers.isSafe(value)) {
-            throw new ConfigException(variable + " contains unsafe characters: '" + value
-                    + "' (must match ^" + Identifiers.RULE + "$)");
-        }
-        return value;
-    }
-
-    /** A present DUCKDB_S3_* value must match {@link #S3_VALUE}, so a variable set to "" fails startup. */
-    private static Optional<String> s3Value(Env env, String variable, boolean secret) {
-        if (!env.isPresent(variable)) {
-            return Optional.empty();
-        }
-        String v = env.raw(variable);
-        if (!S3_VALUE.matcher(v).matches()) {
-            throw new ConfigException(variable + " contains unsafe characters"
-                    + (secret ? "" : ": '" + v + "'") + " (allowed: letters, digits and _ . : / - @ + =)");
-        }
-        return Optional.of(v);
-    }
-
-    /** The README marks the DuckDB S3 key id and secret as required. */
-    private static String s3Required(Env env, String variable, boolean secret) {
-        env.required(variable);
-        return s3Value(env, variable, secret).orElseThrow();
+        return new DuckLakeConfig(table, schema, lake, maxRetryCount, partitionBy, variantColumns, lakeOffsets);
     }
 
     private static KafkaClientConfig kafkaClient(Env env, String bootstrapServers, String topic, String table,

@@ -20,14 +20,17 @@ final class HoglakeConfigParser {
 
     /** The server's catalog-name rule as the original validates it (the server now also allows a leading digit). */
     static final Pattern CATALOG_NAME = Pattern.compile("[a-z][a-z0-9_-]{0,62}");
-    /** The server's namespace and table identifier rule. */
+    /**
+     * The server's namespace and table identifier rule: wider than {@link Identifiers#RULE} (hyphens, a length
+     * bound), so kept apart from it. Column names in HOGLAKE_PARTITION_BY follow {@link Identifiers#RULE}.
+     */
     static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_-]{0,127}");
     /**
      * The data path is frozen into the catalog row when millpond creates the catalog, and hoglake has no route to
      * delete a catalog: a typo would mint a permanently unusable catalog, so the shape is checked before anything runs.
      */
     static final Pattern DATA_PATH = Pattern.compile("s3://[a-z0-9][a-z0-9.\\-]{1,61}[a-z0-9](/.*)?", Pattern.DOTALL);
-    private static final Pattern PARTITION_CALL = Pattern.compile("([A-Za-z_][A-Za-z0-9_]*)\\s*\\(\\s*(.*?)\\s*\\)",
+    private static final Pattern PARTITION_CALL = Pattern.compile("(" + Identifiers.RULE + ")\\s*\\(\\s*(.*?)\\s*\\)",
             Pattern.DOTALL);
     /** Python's {@code float(str)} literal: digits with single underscores, optional fraction and exponent, inf, nan. */
     private static final String DIGITS = "[0-9](?:_?[0-9])*";
@@ -54,7 +57,7 @@ final class HoglakeConfigParser {
         String catalog = env.required("HOGLAKE_CATALOG");
         if (!CATALOG_NAME.matcher(catalog).matches()) {
             throw new ConfigException("HOGLAKE_CATALOG " + pythonRepr(catalog)
-                    + " is not a valid hoglake catalog name (must match [a-z][a-z0-9_-]{0,62})");
+                    + " is not a valid hoglake catalog name (must match " + CATALOG_NAME.pattern() + ")");
         }
         String namespace = identifier(env, "HOGLAKE_NAMESPACE");
         String table = identifier(env, "HOGLAKE_TABLE");
@@ -88,7 +91,7 @@ final class HoglakeConfigParser {
         String value = env.required(variable);
         if (!IDENTIFIER.matcher(value).matches()) {
             throw new ConfigException(variable + " " + pythonRepr(value)
-                    + " is not a valid hoglake identifier (must match [A-Za-z_][A-Za-z0-9_-]{0,127})");
+                    + " is not a valid hoglake identifier (must match " + IDENTIFIER.pattern() + ")");
         }
         return value;
     }

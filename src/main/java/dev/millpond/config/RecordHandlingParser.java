@@ -34,7 +34,7 @@ final class RecordHandlingParser {
             if (colon < 0) {
                 throw new ConfigException("MILLPOND_TYPED_COLUMNS entry '" + entry + "' must be column:type");
             }
-            String column = ConfigLoader.safeIdentifier("MILLPOND_TYPED_COLUMNS", entry.substring(0, colon).strip());
+            String column = SafeIdentifier.require("MILLPOND_TYPED_COLUMNS", entry.substring(0, colon).strip());
             String typeName = entry.substring(colon + 1).strip();
             PinnedType type = PinnedType.fromWireName(typeName);
             if (type == null) {
@@ -60,7 +60,7 @@ final class RecordHandlingParser {
         if (rawField == null || rawField.isBlank()) {
             return Optional.empty();
         }
-        String field = ConfigLoader.safeIdentifier(fieldVariable, rawField.strip());
+        String field = SafeIdentifier.require(fieldVariable, rawField.strip());
         List<String> tokens = tokens(env.raw(valuesVariable));
         if (tokens.isEmpty()) {
             throw new ConfigException(valuesVariable + " must list at least one value when " + fieldVariable
@@ -116,7 +116,7 @@ final class RecordHandlingParser {
     static List<String> identifierList(String variable, String raw) {
         LinkedHashSet<String> out = new LinkedHashSet<>();
         for (String t : tokens(raw)) {
-            out.add(ConfigLoader.safeIdentifier(variable, t));
+            out.add(SafeIdentifier.require(variable, t));
         }
         return List.copyOf(out);
     }

@@ -46,7 +46,7 @@ public record VariantColumns(List<String> sources) {
             if (name.isEmpty()) {
                 continue;
             }
-            ConfigLoader.safeIdentifier(VARIABLE, name);
+            SafeIdentifier.require(VARIABLE, name);
             String lower = name.toLowerCase(Locale.ROOT);
             if (lower.endsWith(COMPANION_SUFFIX)) {
                 throw new ConfigException(VARIABLE + " lists '" + name + "', which ends in " + COMPANION_SUFFIX

@@ -1,8 +1,9 @@
 package dev.millpond.maintenance;
 
-import dev.millpond.app.DuckLakeSinkFactory;
+import dev.millpond.config.LakeAccess;
 import dev.millpond.config.LakeAccessConfig;
 import dev.millpond.sinks.ducklake.CatalogLocation;
+import dev.millpond.sinks.ducklake.DuckLakeSinkSettings.S3Setting;
 import dev.millpond.sinks.ducklake.LakeAttachment;
 
 import java.nio.file.Path;
@@ -15,17 +16,15 @@ import java.util.Map;
  */
 public record MaintenanceSettings(LakeAttachment attachment, CatalogLocation.Postgres catalog, String dataPath) {
 
-    /** Where the image bakes the DuckDB extensions, as for the writer. */
-    static final String DEFAULT_EXTENSION_DIR = "/opt/millpond/duckdb-extensions";
-
     public static MaintenanceSettings fromEnvironment(Map<String, String> env) {
         LakeAccessConfig c = LakeAccessConfig.fromEnvironment(env);
-        CatalogLocation.Postgres catalog = CatalogLocation.Postgres.of(c.catalog());
-        String extensions = env.getOrDefault("MILLPOND_DUCKDB_EXTENSION_DIR", DEFAULT_EXTENSION_DIR);
-        LakeAttachment attachment = new LakeAttachment(c.connection(), catalog, c.dataPath(),
-                DuckLakeSinkFactory.s3Settings(c.s3()), c.maxRetryCount(), c.memoryLimit(), Path.of(extensions),
-                c.automaticMigration());
-        return new MaintenanceSettings(attachment, catalog, c.dataPath());
+        LakeAccess lake = c.lake();
+        CatalogLocation.Postgres catalog = CatalogLocation.Postgres.of(lake.catalog());
+        String extensions = env.getOrDefault("MILLPOND_DUCKDB_EXTENSION_DIR", LakeAttachment.DEFAULT_EXTENSION_DIR);
+        LakeAttachment attachment = new LakeAttachment(lake.connection(), catalog, lake.dataPath(),
+                S3Setting.from(lake.s3()), c.maxRetryCount(), lake.memoryLimit(), Path.of(extensions),
+                lake.automaticMigration());
+        return new MaintenanceSettings(attachment, catalog, lake.dataPath());
     }
 
     /** The line destructive commands print before they touch anything (no password). */

@@ -1,5 +1,6 @@
 package dev.millpond.maintenance;
 
+import dev.millpond.sinks.ducklake.LakeAttachment;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.scheduler.Scheduled.ConcurrentExecution;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -27,7 +28,7 @@ public class ScheduledMaintenance {
 
     private static final Logger LOG = Logger.getLogger(ScheduledMaintenance.class);
 
-    @ConfigProperty(name = "millpond.duckdb.extension-dir", defaultValue = MaintenanceSettings.DEFAULT_EXTENSION_DIR)
+    @ConfigProperty(name = "millpond.duckdb.extension-dir", defaultValue = LakeAttachment.DEFAULT_EXTENSION_DIR)
     String extensionDirectory;
 
     /** Snapshot age for the maintain job (expire, then clean up files queued that long ago). */

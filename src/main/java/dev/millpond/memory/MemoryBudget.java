@@ -1,7 +1,5 @@
 package dev.millpond.memory;
 
-import dev.millpond.sinks.ducklake.DuckDbResources;
-
 import java.util.Locale;
 import java.util.Optional;
 
@@ -105,12 +103,12 @@ public record MemoryBudget(Optional<Long> limitBytes, String source, long heapBy
                 arrow / (2 * flushes), arrow, Optional.of(duckdb), threads, fetch, overlapWrites);
     }
 
-    /** Rows per parquet row group: DuckDB buffers one per thread; see {@link DuckDbResources}. */
+    /** Rows per parquet row group: DuckDB buffers one per thread (docs/memory.md). */
     static final long ROW_GROUP_ROWS = 8_192;
 
-    /** DuckDB's threads and the row group bound of the sink's table. */
-    public DuckDbResources duckdb() {
-        return new DuckDbResources(duckdbThreads, ROW_GROUP_ROWS);
+    /** The row group bound of the sink's table, which DuckDB buffers once per thread. */
+    public long rowGroupRows() {
+        return ROW_GROUP_ROWS;
     }
 
     /** DuckDB's {@code memory_limit} as a SQL value, e.g. {@code 300MiB}. */

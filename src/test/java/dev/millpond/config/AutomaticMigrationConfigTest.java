@@ -19,14 +19,14 @@ class AutomaticMigrationConfigTest {
     @Test
     void offByDefault() {
         assertThat(TestEnv.load().ducklake().automaticMigration()).isFalse();
-        assertThat(LakeAccessConfig.fromEnvironment(lakeAccess(Map.of())).automaticMigration()).isFalse();
+        assertThat(LakeAccessConfig.fromEnvironment(lakeAccess(Map.of())).lake().automaticMigration()).isFalse();
     }
 
     @ParameterizedTest
     @CsvSource({"true,true", "false,false", "TRUE,true", " False ,false", "'',false"})
     void parsesTrueAndFalse(String raw, boolean expected) {
         assertThat(TestEnv.load(VARIABLE, raw).ducklake().automaticMigration()).isEqualTo(expected);
-        assertThat(LakeAccessConfig.fromEnvironment(lakeAccess(Map.of(VARIABLE, raw))).automaticMigration())
+        assertThat(LakeAccessConfig.fromEnvironment(lakeAccess(Map.of(VARIABLE, raw))).lake().automaticMigration())
                 .isEqualTo(expected);
     }
 

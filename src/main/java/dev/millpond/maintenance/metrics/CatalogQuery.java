@@ -1,8 +1,9 @@
 package dev.millpond.maintenance.metrics;
 
+import dev.millpond.vocabulary.Identifiers;
+
 import java.time.Duration;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * One exporter query: DuckDB SQL over the attached lake (the catalog tables are {@code __ducklake_metadata_lake.*}).
@@ -11,12 +12,11 @@ import java.util.regex.Pattern;
  */
 public record CatalogQuery(String name, String sql, Duration interval, List<String> labels) {
 
-    /** Prometheus's label-name rule, which also keeps {@code ducklake_<name>_<c>} a valid metric name. */
-    private static final Pattern NAME = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
-
     public CatalogQuery {
-        if (!NAME.matcher(name).matches()) {
-            throw new IllegalArgumentException("query name '" + name + "' must match " + NAME.pattern());
+        // The safe-identifier rule is also Prometheus's label-name rule, and keeps ducklake_<name>_<c> a valid
+        // metric name.
+        if (!Identifiers.isSafe(name)) {
+            throw new IllegalArgumentException("query name '" + name + "' must match " + Identifiers.RULE);
         }
         if (sql == null || sql.isBlank()) {
             throw new IllegalArgumentException("query " + name + " has no sql");
@@ -26,7 +26,7 @@ public record CatalogQuery(String name, String sql, Duration interval, List<Stri
         }
         labels = List.copyOf(labels);
         labels.forEach(l -> {
-            if (!NAME.matcher(l).matches()) {
+            if (!Identifiers.isSafe(l)) {
                 throw new IllegalArgumentException("query " + name + ": label '" + l + "' is not a metric label name");
             }
         });
