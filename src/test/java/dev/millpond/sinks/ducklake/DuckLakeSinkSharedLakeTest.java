@@ -33,7 +33,7 @@ class DuckLakeSinkSharedLakeTest {
             sink.write(f.batch(SinkFixture.ids(0, SinkFixture.ABOVE_INLINING_LIMIT)));
             sink.close();
             DuckLakeSink restarted = f.sink(budgeted(f));
-            List<String> tableOptions = options(f, "scope IS NOT NULL");
+            List<String> tableOptions = tableOptions(f);
             restarted.write(f.batch(SinkFixture.ids(100, 100 + SinkFixture.ABOVE_INLINING_LIMIT)));
 
             try (Connection plain = f.lake.openQueryConnection(); Statement s = plain.createStatement()) {
@@ -44,9 +44,9 @@ class DuckLakeSinkSharedLakeTest {
             }
 
             assertThat(options(f, "scope IS NULL")).as("lake-wide options").isEqualTo(global);
-            assertThat(tableOptions).as("set once, on the sink's table only")
-                    .containsExactly("parquet_row_group_size=8192");
-            assertThat(options(f, "scope IS NOT NULL")).as("a restart writes no option").isEqualTo(tableOptions);
+            assertThat(tableOptions).as("set once, on the sink's tables only")
+                    .containsExactly("_millpond_rejects:data_inlining_row_limit=0", "events:parquet_row_group_size=8192");
+            assertThat(tableOptions(f)).as("a restart writes no option").isEqualTo(tableOptions);
             assertThat(f.count("SELECT count(*) FROM lake.main.events"))
                     .isEqualTo(2L * SinkFixture.ABOVE_INLINING_LIMIT + 20_000);
             assertThat(maxRowGroupRows(f, "theirs")).as("the other table keeps DuckLake's row groups")
@@ -63,7 +63,8 @@ class DuckLakeSinkSharedLakeTest {
             DuckLakeSink sink = f.sink(budgeted(f));
             sink.write(f.batch(SinkFixture.ids(0, SinkFixture.ABOVE_INLINING_LIMIT)));
 
-            assertThat(options(f, "scope IS NOT NULL")).isEmpty();
+            assertThat(tableOptions(f)).as("only the rejects table's, which is not about row groups")
+                    .containsExactly("_millpond_rejects:data_inlining_row_limit=0");
             assertThat(options(f, "scope IS NULL")).contains("parquet_row_group_size=4096");
         }
     }
@@ -82,6 +83,21 @@ class DuckLakeSinkSharedLakeTest {
              Statement s = catalog.createStatement();
              ResultSet rs = s.executeQuery("SELECT key || '=' || value FROM public.ducklake_metadata WHERE " + where
                      + " ORDER BY 1")) {
+            while (rs.next()) {
+                rows.add(rs.getString(1));
+            }
+        }
+        return rows;
+    }
+
+    /** {@code table:key=value} for every table-scoped option of the catalog. */
+    private static List<String> tableOptions(SinkFixture f) throws SQLException {
+        List<String> rows = new ArrayList<>();
+        try (Connection catalog = Services.postgres().connect(f.lake.catalogDatabase());
+             Statement s = catalog.createStatement();
+             ResultSet rs = s.executeQuery("SELECT DISTINCT t.table_name || ':' || m.key || '=' || m.value"
+                     + " FROM public.ducklake_metadata m JOIN public.ducklake_table t ON t.table_id = m.scope_id"
+                     + " WHERE m.scope = 'table' ORDER BY 1")) {
             while (rs.next()) {
                 rows.add(rs.getString(1));
             }
