@@ -1,6 +1,5 @@
 package dev.millpond.app;
 
-import dev.millpond.config.Destination;
 import dev.millpond.config.FilterValues;
 import dev.millpond.config.MillpondConfig;
 import dev.millpond.convert.BatchUnifier;
@@ -66,8 +65,7 @@ public final class Pipeline implements AutoCloseable {
             MemoryBudget budget = MemoryBudget.plan(ContainerMemory.detect(System.getenv()),
                     Runtime.getRuntime().maxMemory(), config.flushSizeBytes(),
                     Runtime.getRuntime().availableProcessors(), config.overlapWrites());
-            LOG.info(budget.describe(config.destination() == Destination.DUCKLAKE ? config.ducklake().memoryLimit()
-                    : Optional.empty()));
+            LOG.info(budget.describe(config.explicitDuckDbMemoryLimit()));
             // Arrow's default rounds every buffer up to a power of two (a 0.8 MB text column takes 1 MiB): ~25 % more
             // memory for the pending rows. 4 KiB segments waste at most a page per buffer.
             BufferAllocator allocator = keep(new RootAllocator(AllocationListener.NOOP, Long.MAX_VALUE,
@@ -86,7 +84,7 @@ public final class Pipeline implements AutoCloseable {
                     metrics).start(config.statsIntervalMs()));
             assignment = PartitionAssignment.discover(admin, config.topic(), config.replicaCount(), config.ordinal());
             // Read before the next step re-commits anything, which would erase the recorded plan.
-            boolean plansFlushes = config.destination() == Destination.HOGLAKE
+            boolean plansFlushes = config.destination().plansFlushes()
                     && dev.millpond.config.TestHooks.flushPlans(System.getProperties());
             RecordedPlan recordedPlan = plansFlushes ? RecordedPlan.read(consumer, admin, assignment)
                     : RecordedPlan.none();

@@ -1,6 +1,7 @@
 package dev.millpond.config;
 
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The validated environment. Built only by {@link ConfigLoader#load(java.util.Map)}.
@@ -86,6 +87,11 @@ public record MillpondConfig(
             return d;
         }
         throw new IllegalStateException("MILLPOND_DESTINATION is " + destination.wireName() + ", not ducklake");
+    }
+
+    /** DUCKDB_MEMORY_LIMIT when the destination runs DuckDB and the operator set it; it wins over the budget's. */
+    public Optional<String> explicitDuckDbMemoryLimit() {
+        return destinationConfig instanceof DuckLakeConfig d ? d.memoryLimit() : Optional.empty();
     }
 
     /** The hoglake group; fails if another destination is selected. */

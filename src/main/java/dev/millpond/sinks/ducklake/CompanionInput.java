@@ -150,7 +150,7 @@ final class CompanionInput implements AutoCloseable {
     }
 
     /**
-     * The companion of {@code source} (batch spelling): the spec's {@code try_cast(try_cast(col AS JSON) AS VARIANT)},
+     * The companion of {@code source} (batch spelling): the documented {@code try_cast(try_cast(col AS JSON) AS VARIANT)},
      * where col is the rewritten text on the rows that have one. Text DuckDB rejects as JSON keeps a NULL companion
      * even when its rewrite would parse.
      */
