@@ -123,23 +123,33 @@ class HoglakeChaosIT {
         try (HoglakeStack hoglake = new HoglakeStack()) {
             Map<String, String> env = environment(hoglake, kafka, topic);
             List<String> jvm = List.of("-Xmx1g", "-Dmillpond.test.flush-plans=false");
-            long produced = 0;
+            AtomicLong producedSoFar = new AtomicLong();
             int attempts = 0;
             boolean inside = false;
             while (!inside) {
                 assertThat(attempts).as("runs needed to land one kill inside the window").isLessThan(5);
                 for (int p = 0; p < PARTITIONS; p++) {
-                    kafka.produce(topic, p, SampleEvents.events(produced, 1_000));
-                    produced += 1_000;
+                    kafka.produce(topic, p, SampleEvents.events(producedSoFar.get(), 1_000));
+                    producedSoFar.addAndGet(1_000);
                 }
                 Path log = LOGS.resolve(topic + "-control-" + attempts++ + ".log");
+                // Records keep arriving while the app runs: on a fast machine it consumes the backlog before its
+                // first flush is due, and without new records there would be no second flush to kill inside.
+                AtomicBoolean producing = new AtomicBoolean(true);
+                Thread producer = new Thread(() -> produceUntilStopped(kafka, topic, producedSoFar, producing),
+                        "chaos-control-producer");
+                producer.start();
                 try (AppProcess app = AppProcess.start(env, log, jvm)) {
                     CommitWindow.awaitLine(app, CommitWindow.ENTERED, 2, Duration.ofSeconds(90));
                     sleep(random.nextInt(100));
                     app.kill();
+                } finally {
+                    producing.set(false);
+                    producer.join();
                 }
                 inside = CommitWindow.killedInside(log);
             }
+            long produced = producedSoFar.get();
             String groupId = "millpond-hoglake-" + topic + "-events";
             try (AppProcess app = AppProcess.start(env, LOGS.resolve(topic + "-control-final.log"), jvm)) {
                 Map<Integer, Long> end = kafka.endOffsets(topic);
