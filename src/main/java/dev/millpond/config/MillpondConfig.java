@@ -94,6 +94,11 @@ public record MillpondConfig(
         return destinationConfig instanceof DuckLakeConfig d ? d.memoryLimit() : Optional.empty();
     }
 
+    /** Whether MILLPOND_VARIANT_COLUMNS names any source: DuckLake then writes VARIANT companions. */
+    public boolean writesVariantCompanions() {
+        return destinationConfig instanceof DuckLakeConfig d && !d.variantColumns().sources().isEmpty();
+    }
+
     /** The hoglake group; fails if another destination is selected. */
     public HoglakeConfig hoglake() {
         if (destinationConfig instanceof HoglakeConfig h) {

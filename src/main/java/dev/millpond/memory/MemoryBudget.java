@@ -21,6 +21,9 @@ import java.util.Optional;
  *       the fetch bound). The sink hands them to DuckDB in Arrow batches of at most 8 MiB (or one record, when a
  *       record is larger), which the slack covers;</li>
  *   <li><b>DuckDB</b>: {@code memory_limit}, what is left; an explicit {@code DUCKDB_MEMORY_LIMIT} wins;</li>
+ *   <li><b>VARIANT shredding</b>: when VARIANT companions are written, {@link #VARIANT_RESERVE_SHARE} of the limit is
+ *       held back from Arrow and DuckDB: DuckDB builds and shreds the companions with memory its
+ *       {@code memory_limit} does not count, and the slower writes keep two full flushes alive;</li>
  *   <li><b>slack</b>: what no allocator accounts for — malloc fragmentation (the image sets
  *       {@code MALLOC_ARENA_MAX=2}), DuckDB allocations outside its buffer manager, the Arrow C stream.</li>
  * </ul>
@@ -38,10 +41,12 @@ import java.util.Optional;
  * @param duckdbThreads     DuckDB's {@code threads}
  * @param kafkaFetchBytes   the consumer's {@code fetch.max.bytes}
  * @param overlapWrites     whether two flushes are alive at once (one written while the next fills)
+ * @param variantReserveBytes held back for DuckDB's VARIANT shredding outside its {@code memory_limit}; 0 without
+ *                          VARIANT companions
  */
 public record MemoryBudget(Optional<Long> limitBytes, String source, long heapBytes, long jvmNativeBytes,
                            long arrowPendingBytes, long arrowBytes, Optional<Long> duckdbBytes, int duckdbThreads,
-                           long kafkaFetchBytes, boolean overlapWrites) {
+                           long kafkaFetchBytes, boolean overlapWrites, long variantReserveBytes) {
 
     /** The most rejects a pending flush holds before it is flushed: a sixteenth of the heap, 1 to 16 MiB. */
     public long rejectsPendingBytes() {
@@ -54,6 +59,12 @@ public record MemoryBudget(Optional<Long> limitBytes, String source, long heapBy
     /** Arrow's allocations over pyarrow's nbytes (buffer rounding, validity, offsets) seen on PostHog events. */
     static final double ARROW_OVERHEAD = 1.15;
     static final long DUCKDB_FLOOR = 128 * MIB;
+    /**
+     * With VARIANT companions (PostHog events, {@code properties} as the source, 1 GiB pod): peak RSS 794–868 MiB when
+     * planned like any pod, 628 MiB when Arrow and DuckDB were planned for 800 MiB, i.e. with 224 MiB — 7/32 of the
+     * limit — held back (docs/performance.md).
+     */
+    static final double VARIANT_RESERVE_SHARE = 7.0 / 32;
     /**
      * The fetch response bound: at most an eighth of the heap, and at most what one socket read may ask of the JDK's
      * temporary direct buffers. The JDK reads a socket into a heap buffer through a temporary direct buffer of the
@@ -80,6 +91,12 @@ public record MemoryBudget(Optional<Long> limitBytes, String source, long heapBy
      */
     public static MemoryBudget plan(Optional<ContainerMemory> limit, long heapBytes, long flushSize, int processors,
                                     boolean overlapWrites) {
+        return plan(limit, heapBytes, flushSize, processors, overlapWrites, false);
+    }
+
+    /** @param variantCompanions whether the sink writes VARIANT companions (MILLPOND_VARIANT_COLUMNS on DuckLake) */
+    public static MemoryBudget plan(Optional<ContainerMemory> limit, long heapBytes, long flushSize, int processors,
+                                    boolean overlapWrites, boolean variantCompanions) {
         int threads = Math.max(1, Math.min(processors, 2));
         long jvmNative = JVM_NATIVE_BASE + heapBytes / 16;
         long fetch = Math.max(4 * MIB, Math.min(KAFKA_FETCH_MAX, heapBytes / 8));
@@ -87,11 +104,12 @@ public record MemoryBudget(Optional<Long> limitBytes, String source, long heapBy
         if (limit.isEmpty()) {
             long pending = flushSize > 0 ? (long) (flushSize * ARROW_OVERHEAD) + 64 * MIB : 64 * MIB;
             return new MemoryBudget(Optional.empty(), "none", heapBytes, jvmNative, pending, 2 * flushes * pending,
-                    Optional.empty(), threads, fetch, overlapWrites);
+                    Optional.empty(), threads, fetch, overlapWrites, 0);
         }
         long total = limit.get().bytes();
         long slack = total / 10;
-        long free = total - heapBytes - jvmNative - slack;
+        long variantReserve = variantCompanions ? (long) (total * VARIANT_RESERVE_SHARE) : 0;
+        long free = total - heapBytes - jvmNative - slack - variantReserve;
         // Arrow gets room for each live flush's pending rows and as much again for its copies: up to what is left
         // beyond DuckDB's floor, and, when two flushes are alive, at most half of what is left (DuckDB writes one
         // of them meanwhile, so it needs its share as much as ever).
@@ -100,7 +118,7 @@ public record MemoryBudget(Optional<Long> limitBytes, String source, long heapBy
         long arrow = Math.max(32 * MIB, Math.min(2 * flushes * wanted, room));
         long duckdb = Math.max(DUCKDB_FLOOR, free - arrow);
         return new MemoryBudget(Optional.of(total), limit.get().source(), heapBytes, jvmNative,
-                arrow / (2 * flushes), arrow, Optional.of(duckdb), threads, fetch, overlapWrites);
+                arrow / (2 * flushes), arrow, Optional.of(duckdb), threads, fetch, overlapWrites, variantReserve);
     }
 
     /** Rows per parquet row group: DuckDB buffers one per thread (docs/memory.md). */
@@ -129,11 +147,12 @@ public record MemoryBudget(Optional<Long> limitBytes, String source, long heapBy
         }
         long total = limitBytes.get();
         return String.format(Locale.ROOT, "Memory budget: limit %d MiB (%s) = heap %d + JVM native %d + Arrow %d"
-                        + " (flush at %d pending%s) + DuckDB %s + slack %d; DuckDB threads %d, Kafka fetch.max.bytes"
+                        + " (flush at %d pending%s) + DuckDB %s%s + slack %d; DuckDB threads %d, Kafka fetch.max.bytes"
                         + " %d MiB and rejects flush at %d MiB (both in the heap)", total / MIB, source, heapBytes / MIB,
                 jvmNativeBytes / MIB, arrowBytes / MIB, arrowPendingBytes / MIB,
-                overlapWrites ? ", two flushes alive" : "", duck, (total - heapBytes - jvmNativeBytes - arrowBytes
-                        - duckdbBytes.orElse(0L)) / MIB, duckdbThreads, kafkaFetchBytes / MIB,
+                overlapWrites ? ", two flushes alive" : "", duck,
+                variantReserveBytes > 0 ? " + VARIANT shredding " + variantReserveBytes / MIB : "",
+                (total - heapBytes - jvmNativeBytes - arrowBytes - duckdbBytes.orElse(0L) - variantReserveBytes) / MIB, duckdbThreads, kafkaFetchBytes / MIB,
                 rejectsPendingBytes() / MIB);
     }
 }
