@@ -3,9 +3,7 @@ package dev.millpond.app;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.millpond.testsupport.AppProcess;
-import dev.millpond.testsupport.DuckLakeStack;
-import dev.millpond.testsupport.KafkaBroker;
-import dev.millpond.testsupport.MillpondEnvironment;
+import dev.millpond.testsupport.LakeTopic;
 import dev.millpond.testsupport.Services;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -48,15 +46,12 @@ class DropInIT {
 
     @BeforeAll
     static void startAFreshReplica() throws Exception {
-        KafkaBroker kafka = Services.kafka();
-        DuckLakeStack lake = Services.newDuckLake();
-        String topic = Services.uniqueName("dropin");
-        kafka.createTopic(topic, 2);
-        Map<String, String> env = MillpondEnvironment.of(kafka, lake, topic,
+        LakeTopic setup = LakeTopic.create("dropin", 2);
+        Map<String, String> env = setup.environment(
                 "LOG_LEVEL", "CRITICAL", "MILLPOND_LOG_FORMAT", "text", "FLUSH_INTERVAL_MS", "500",
                 "MILLPOND_TYPED_COLUMNS", "n:bigint");
         // The port as Python's int() reads it and Quarkus would not: 38123 → " 38_123 ".
-        app = AppProcess.start(env, LOGS.resolve(topic + ".log"),
+        app = AppProcess.start(env, LOGS.resolve(setup.topic() + ".log"),
                 port -> " " + (port / 1000) + "_" + String.format("%03d", port % 1000) + " ");
         app.await("/readyz 200 on the port MILLPOND_HTTP_PORT names", Duration.ofMinutes(2),
                 () -> app.get("/readyz").status() == 200);
@@ -70,8 +65,8 @@ class DropInIT {
         }
         values.add("{\"id\":10,\"n\":\"ten\"}".getBytes(StandardCharsets.UTF_8));
         values.add("{\"broken\":".getBytes(StandardCharsets.UTF_8));
-        kafka.produce(topic, 0, values);
-        kafka.produce(topic, 1, values.subList(0, 3));
+        setup.produce(0, values);
+        setup.produce(1, values.subList(0, 3));
         app.await("14 records written", Duration.ofMinutes(2),
                 () -> app.metric("millpond_records_written_total").orElse(0) >= 14);
         laterScrape = app.metrics();
@@ -158,13 +153,10 @@ class DropInIT {
     /** NOTSET lets everything through on Python's root logger; the JSON format is matched trimmed, in any case. */
     @Test
     void notsetLogsDebugLinesAsJson() throws Exception {
-        KafkaBroker kafka = Services.kafka();
-        DuckLakeStack lake = Services.newDuckLake();
-        String topic = Services.uniqueName("notset");
-        kafka.createTopic(topic, 1);
-        Map<String, String> env = MillpondEnvironment.of(kafka, lake, topic,
+        LakeTopic setup = LakeTopic.create("notset", 1);
+        Map<String, String> env = setup.environment(
                 "LOG_LEVEL", "notset", "MILLPOND_LOG_FORMAT", " Json ");
-        try (AppProcess notset = AppProcess.start(env, LOGS.resolve(topic + ".log"))) {
+        try (AppProcess notset = AppProcess.start(env, LOGS.resolve(setup.topic() + ".log"))) {
             notset.await("/readyz 200", Duration.ofMinutes(2), () -> notset.get("/readyz").status() == 200);
             assertThat(notset.stop(Duration.ofSeconds(60))).isZero();
             ObjectMapper json = new ObjectMapper();
@@ -186,24 +178,15 @@ class DropInIT {
      */
     @Test
     void logLinesCarryTheOriginalsFieldsAndPythonsLevelNames() throws Exception {
-        KafkaBroker kafka = Services.kafka();
-        DuckLakeStack lake = Services.newDuckLake();
-        String topic = Services.uniqueName("levels");
-        kafka.createTopic(topic, 1);
+        LakeTopic setup = LakeTopic.create("levels", 1);
         // An unparseable value: the pump warns about it.
-        kafka.produce(topic, 0, List.of("not json".getBytes(StandardCharsets.UTF_8)));
-        Map<String, String> env = MillpondEnvironment.of(kafka, lake, topic, "FLUSH_INTERVAL_MS", "500",
+        setup.produce(0, List.of("not json".getBytes(StandardCharsets.UTF_8)));
+        Map<String, String> env = setup.environment("FLUSH_INTERVAL_MS", "500",
                 "MILLPOND_LOG_FORMAT", "json");
         Set<String> fields = Set.of("ts", "level", "logger", "msg", "exc");
         Set<String> python = Set.of("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL");
-        try (AppProcess app = AppProcess.start(env, LOGS.resolve(topic + ".log"))) {
-            app.await("the warning", Duration.ofMinutes(2), () -> {
-                try {
-                    return app.logText().contains("Skipping unparseable JSON value");
-                } catch (IOException e) {
-                    return false;
-                }
-            });
+        try (AppProcess app = AppProcess.start(env, LOGS.resolve(setup.topic() + ".log"))) {
+            app.awaitLog("Skipping unparseable JSON value", Duration.ofMinutes(2));
             assertThat(app.stop(Duration.ofSeconds(60))).isZero();
             ObjectMapper json = new ObjectMapper();
             List<String> lines = app.logText().lines().filter(l -> !l.isBlank()).toList();
@@ -225,16 +208,10 @@ class DropInIT {
         Map<String, String> textEnv = new java.util.HashMap<>(env);
         textEnv.put("MILLPOND_LOG_FORMAT", "text");
         textEnv.put("KAFKA_TOPIC", Services.uniqueName("levels-text"));
-        kafka.createTopic(textEnv.get("KAFKA_TOPIC"), 1);
-        kafka.produce(textEnv.get("KAFKA_TOPIC"), 0, List.of("not json".getBytes(StandardCharsets.UTF_8)));
+        setup.kafka().createTopic(textEnv.get("KAFKA_TOPIC"), 1);
+        setup.kafka().produce(textEnv.get("KAFKA_TOPIC"), 0, List.of("not json".getBytes(StandardCharsets.UTF_8)));
         try (AppProcess app = AppProcess.start(textEnv, LOGS.resolve(textEnv.get("KAFKA_TOPIC") + ".log"))) {
-            app.await("the warning", Duration.ofMinutes(2), () -> {
-                try {
-                    return app.logText().contains("Skipping unparseable JSON value");
-                } catch (IOException e) {
-                    return false;
-                }
-            });
+            app.awaitLog("Skipping unparseable JSON value", Duration.ofMinutes(2));
             assertThat(app.stop(Duration.ofSeconds(60))).isZero();
             Pattern linePrefix = Pattern.compile("^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d,\\d{3} (\\S+) +\\[0]\\[");
             Set<String> levels = new TreeSet<>();

@@ -6,8 +6,8 @@ import dev.millpond.demo.SampleEvents;
 import dev.millpond.testsupport.AppProcess;
 import dev.millpond.testsupport.DuckLakeStack;
 import dev.millpond.testsupport.KafkaBroker;
+import dev.millpond.testsupport.LakeTopic;
 import dev.millpond.testsupport.MillpondEnvironment;
-import dev.millpond.testsupport.Services;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -35,11 +35,8 @@ class DuckLakeEndToEndIT {
 
     @Test
     void twoReplicasLandEveryEventOfAnEightPartitionTopic() throws Exception {
-        KafkaBroker kafka = Services.kafka();
-        DuckLakeStack lake = Services.newDuckLake();
-        String topic = Services.uniqueName("e2e");
+        LakeTopic setup = LakeTopic.create("e2e", 8);
         String table = "events";
-        kafka.createTopic(topic, 8);
         int perPartition = 1_500;
         int malformed = 0;
         int tombstones = 0;
@@ -50,19 +47,19 @@ class DuckLakeEndToEndIT {
                 values.add("[1,2,3]".getBytes(StandardCharsets.UTF_8));
                 malformed += 2;
             }
-            kafka.produce(topic, p, values);
+            setup.produce(p, values);
             if (p == 5) {
-                kafka.produceTombstones(topic, p, 3);
+                setup.produceTombstones(p, 3);
                 tombstones += 3;
             }
         }
         int expected = 8 * perPartition;
 
-        Map<String, String> env = baseEnv(kafka, lake, topic, table);
+        Map<String, String> env = baseEnv(setup.kafka(), setup.lake(), setup.topic(), table);
         env.put("REPLICA_COUNT", "2");
         long started = System.nanoTime();
-        try (AppProcess a = AppProcess.start(with(env, "POD_NAME", "millpond-0"), LOGS.resolve(topic + "-0.log"));
-             AppProcess b = AppProcess.start(with(env, "POD_NAME", "millpond-1"), LOGS.resolve(topic + "-1.log"))) {
+        try (AppProcess a = AppProcess.start(with(env, "POD_NAME", "millpond-0"), LOGS.resolve(setup.topic() + "-0.log"));
+             AppProcess b = AppProcess.start(with(env, "POD_NAME", "millpond-1"), LOGS.resolve(setup.topic() + "-1.log"))) {
             a.await("both replicas to write every event", Duration.ofMinutes(3), () ->
                     a.metric("millpond_records_written_total").orElse(0)
                             + b.metric("millpond_records_written_total").orElse(0) >= expected);
@@ -71,7 +68,7 @@ class DuckLakeEndToEndIT {
                     expected, seconds, expected / seconds);
 
             // The table, as an engineer would query it.
-            try (Connection c = lake.openQueryConnection(); Statement s = c.createStatement()) {
+            try (Connection c = setup.lake().openQueryConnection(); Statement s = c.createStatement()) {
                 try (ResultSet rs = s.executeQuery("SELECT count(*), count(DISTINCT id) FROM lake.main.events")) {
                     rs.next();
                     assertThat(rs.getLong(1)).isEqualTo(expected);
@@ -106,13 +103,13 @@ class DuckLakeEndToEndIT {
                     }
                 }
             }
-            assertThat(lake.listDataFiles()).anyMatch(k -> k.endsWith(".parquet"));
+            assertThat(setup.lake().listDataFiles()).anyMatch(k -> k.endsWith(".parquet"));
 
             // Offsets: every partition committed up to its end, tombstones and malformed records included.
-            Map<Integer, Long> end = kafka.endOffsets(topic);
-            String groupId = "millpond-" + topic + "-" + table;
+            Map<Integer, Long> end = setup.endOffsets();
+            String groupId = "millpond-" + setup.topic() + "-" + table;
             a.await("offsets committed to the end", Duration.ofSeconds(30),
-                    () -> kafka.committedOffsets(groupId, topic).equals(end));
+                    () -> setup.committedOffsets(groupId).equals(end));
 
             // /metrics, per replica: ordinal 0 owns the even partitions, ordinal 1 the odd ones.
             String m0 = a.metrics();
@@ -130,7 +127,7 @@ class DuckLakeEndToEndIT {
             double parseSkips = AppProcess.metricIn(m0, "millpond_records_skipped_total", "reason", "json_parse")
                     .orElse(0) + AppProcess.metricIn(m1, "millpond_records_skipped_total", "reason", "json_parse").orElse(0);
             assertThat(parseSkips).isEqualTo(malformed);
-            assertThat(AppProcess.metricIn(m0, "millpond_records_written_total", "pipeline", topic + "-" + table,
+            assertThat(AppProcess.metricIn(m0, "millpond_records_written_total", "pipeline", setup.topic() + "-" + table,
                     "broker_source", "").orElseThrow()
                     + AppProcess.metricIn(m1, "millpond_records_written_total").orElseThrow()).isEqualTo(expected);
             assertThat(AppProcess.metricIn(m0, "millpond_batches_flushed_total", "trigger", "time").orElse(0))
@@ -149,33 +146,30 @@ class DuckLakeEndToEndIT {
 
     @Test
     void aKilledReplicaRestartsWithEveryIdExactlyOnce() throws Exception {
-        KafkaBroker kafka = Services.kafka();
-        DuckLakeStack lake = Services.newDuckLake();
-        String topic = Services.uniqueName("kill");
+        LakeTopic setup = LakeTopic.create("kill", 4);
         String table = "events";
-        kafka.createTopic(topic, 4);
         long nextId = 0;
         for (int p = 0; p < 4; p++) {
-            kafka.produce(topic, p, SampleEvents.events(nextId, 2_000));
+            setup.produce(p, SampleEvents.events(nextId, 2_000));
             nextId += 2_000;
         }
-        Map<String, String> env = with(baseEnv(kafka, lake, topic, table), "POD_NAME", "millpond-0");
+        Map<String, String> env = with(baseEnv(setup.kafka(), setup.lake(), setup.topic(), table), "POD_NAME", "millpond-0");
         env.put("REPLICA_COUNT", "1");
         env.put("FLUSH_INTERVAL_MS", "300");
         env.put("CONSUME_BATCH_SIZE", "200");
-        try (AppProcess first = AppProcess.start(env, LOGS.resolve(topic + "-first.log"))) {
+        try (AppProcess first = AppProcess.start(env, LOGS.resolve(setup.topic() + "-first.log"))) {
             first.await("a first flush", Duration.ofMinutes(2),
                     () -> first.metric("millpond_records_written_total").orElse(0) > 0);
             first.kill(); // SIGKILL: no final flush, no commit
         }
         for (int p = 0; p < 4; p++) {
-            kafka.produce(topic, p, SampleEvents.events(nextId, 1_000));
+            setup.produce(p, SampleEvents.events(nextId, 1_000));
             nextId += 1_000;
         }
         long total = nextId;
-        try (AppProcess second = AppProcess.start(env, LOGS.resolve(topic + "-second.log"))) {
-            second.await("every id in the table", Duration.ofMinutes(2), () -> distinctIds(lake) == total);
-            try (Connection c = lake.openQueryConnection(); Statement s = c.createStatement();
+        try (AppProcess second = AppProcess.start(env, LOGS.resolve(setup.topic() + "-second.log"))) {
+            second.await("every id in the table", Duration.ofMinutes(2), () -> distinctIds(setup.lake()) == total);
+            try (Connection c = setup.lake().openQueryConnection(); Statement s = c.createStatement();
                  ResultSet rs = s.executeQuery("SELECT count(*), count(DISTINCT id), min(id), max(id) "
                          + "FROM lake.main.events")) {
                 rs.next();
@@ -186,20 +180,17 @@ class DuckLakeEndToEndIT {
                 assertThat(rs.getLong(3)).isZero();
                 assertThat(rs.getLong(4)).isEqualTo(total - 1);
             }
-            Map<Integer, Long> end = kafka.endOffsets(topic);
+            Map<Integer, Long> end = setup.endOffsets();
             second.await("offsets committed to the end", Duration.ofSeconds(30),
-                    () -> kafka.committedOffsets("millpond-" + topic + "-" + table, topic).equals(end));
+                    () -> setup.committedOffsets("millpond-" + setup.topic() + "-" + table).equals(end));
             assertThat(second.stop(Duration.ofSeconds(60))).isZero();
         }
     }
 
     @Test
     void threeReplicasCreatingAndEvolvingOneTableConcurrentlyLandEveryEventExactlyOnce() throws Exception {
-        KafkaBroker kafka = Services.kafka();
-        DuckLakeStack lake = Services.newDuckLake();
-        String topic = Services.uniqueName("three");
+        LakeTopic setup = LakeTopic.create("three", 12);
         String table = "events";
-        kafka.createTopic(topic, 12);
         int perPartition = 800;
         for (int p = 0; p < 12; p++) {
             List<byte[]> values = new ArrayList<>();
@@ -211,10 +202,10 @@ class DuckLakeEndToEndIT {
                         .getBytes(StandardCharsets.UTF_8);
                 values.add(withExtra);
             }
-            kafka.produce(topic, p, values);
+            setup.produce(p, values);
         }
         int expected = 12 * perPartition;
-        Map<String, String> env = baseEnv(kafka, lake, topic, table);
+        Map<String, String> env = baseEnv(setup.kafka(), setup.lake(), setup.topic(), table);
         env.put("REPLICA_COUNT", "3");
         env.put("FLUSH_INTERVAL_MS", "500");
         env.put("CONSUME_BATCH_SIZE", "300");
@@ -222,12 +213,12 @@ class DuckLakeEndToEndIT {
         try {
             for (int ordinal = 0; ordinal < 3; ordinal++) {
                 apps.add(AppProcess.start(with(env, "POD_NAME", "millpond-" + ordinal),
-                        LOGS.resolve(topic + "-" + ordinal + ".log")));
+                        LOGS.resolve(setup.topic() + "-" + ordinal + ".log")));
             }
             AppProcess first = apps.get(0);
             first.await("three replicas to write every event", Duration.ofMinutes(3), () -> apps.stream()
                     .mapToDouble(a -> a.metric("millpond_records_written_total").orElse(0)).sum() >= expected);
-            try (Connection c = lake.openQueryConnection(); Statement s = c.createStatement();
+            try (Connection c = setup.lake().openQueryConnection(); Statement s = c.createStatement();
                  ResultSet rs = s.executeQuery("SELECT count(*), count(DISTINCT id), count(extra_0), count(extra_1), "
                          + "count(extra_2), count(*) FILTER (WHERE coalesce(extra_0, extra_1, extra_2) = id) "
                          + "FROM lake.main.events")) {
@@ -239,9 +230,9 @@ class DuckLakeEndToEndIT {
                 }
                 assertThat(rs.getLong(6)).isEqualTo(expected);
             }
-            Map<Integer, Long> end = kafka.endOffsets(topic);
+            Map<Integer, Long> end = setup.endOffsets();
             first.await("offsets committed to the end", Duration.ofSeconds(30),
-                    () -> kafka.committedOffsets("millpond-" + topic + "-" + table, topic).equals(end));
+                    () -> setup.committedOffsets("millpond-" + setup.topic() + "-" + table).equals(end));
             for (AppProcess app : apps) {
                 assertThat(app.stop(Duration.ofSeconds(60))).isZero();
             }

@@ -8,14 +8,11 @@ import dev.millpond.testsupport.hoglake.HoglakeStack;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -38,8 +35,6 @@ class HoglakeChaosIT {
     private static final String REPLAYED_PLAN = "Replaying the flush recorded before the last stop exactly";
     private static final int PARTITIONS = 4;
 
-    enum KillMoment { ANY_TIME, BETWEEN_LAKE_AND_KAFKA_COMMIT, AFTER_A_FLUSH }
-
     @Test
     void everyIdLandsExactlyOnceThroughRepeatedSigkills(@TempDir Path dir) throws Exception {
         int kills = Integer.getInteger("chaos.kills", 20);
@@ -53,58 +48,39 @@ class HoglakeChaosIT {
             Map<String, String> env = environment(hoglake, kafka, topic);
             List<String> jvm = plans ? List.of("-Xmx1g") : List.of("-Xmx1g", "-Dmillpond.test.flush-plans=false");
 
-            Map<KillMoment, Integer> killed = new EnumMap<>(KillMoment.class);
-            int killedInsideTheWindow = 0;
-            int replayedPlans = 0;
             long started = System.nanoTime();
-            AtomicLong produced = new AtomicLong();
-            AtomicBoolean producing = new AtomicBoolean(true);
-            Thread producer = new Thread(() -> produceUntilStopped(kafka, topic, produced, producing), "chaos-producer");
-            producer.start();
-            try {
-                for (int i = 0; i < kills; i++) {
-                    Path log = LOGS.resolve(topic + "-" + i + ".log");
-                    KillMoment moment = KillMoment.values()[random.nextInt(KillMoment.values().length)];
-                    try (AppProcess app = AppProcess.start(env, log, jvm)) {
-                        killAt(moment, app, random);
-                    }
-                    killed.merge(moment, 1, Integer::sum);
-                    if (CommitWindow.killedInside(log)) {
-                        killedInsideTheWindow++;
-                    }
-                    if (Files.readString(log).contains(REPLAYED_PLAN)) {
-                        replayedPlans++;
-                    }
-                }
-            } finally {
-                producing.set(false);
-                producer.join(30_000);
+            ChaosLoop.Outcome outcome;
+            long expected;
+            try (UniqueIdProducer producer = new UniqueIdProducer(kafka, topic, PARTITIONS, new AtomicLong(), null)) {
+                // A window kill is not aimed at a run's first flush: that one is cut by the first poll alone, and a
+                // restart would cut it again the same way even without a plan.
+                outcome = ChaosLoop.run(kills, random, LOGS, topic, (run, log) -> AppProcess.start(env, log, jvm),
+                        REPLAYED_PLAN, r -> 2 + r.nextInt(3), Duration.ofSeconds(180));
+                producer.close();
+                expected = producer.produced();
             }
 
-            long expected = produced.get();
-            String groupId = "millpond-hoglake-" + topic + "-events";
+            int replayedPlans = outcome.runsMentioningMarker();
             Path last = LOGS.resolve(topic + "-final.log");
             double alreadyPublished;
             try (AppProcess app = AppProcess.start(env, last, jvm)) {
-                Map<Integer, Long> end = kafka.endOffsets(topic);
-                app.await("the final run to commit every partition to its end", Duration.ofMinutes(2),
-                        () -> end.equals(kafka.committedOffsets(groupId, topic)));
+                app.awaitCommittedToEnd(kafka, topic, "millpond-hoglake-" + topic + "-events", Duration.ofMinutes(2));
                 alreadyPublished = app.metric("millpond_hoglake_commit_replays_total", "outcome",
                         "already_published").orElse(0);
                 assertThat(app.stop(Duration.ofSeconds(60))).isZero();
             }
-            if (Files.readString(last).contains(REPLAYED_PLAN)) {
+            if (ChaosLoop.mentions(last, REPLAYED_PLAN)) {
                 replayedPlans++;
             }
             long[] counts = hoglake.countAndDistinct("id", dir);
             System.out.printf("[hoglake-chaos] seed=%d kills=%d plans=%s aimed %s, observed inside the window %d;"
                             + " produced=%d count=%d distinct=%d files=%d restarts-replaying-a-plan=%d"
                             + " already-published(final run)=%.0f in %.0fs%n",
-                    seed, kills, plans, killed, killedInsideTheWindow, expected, counts[0], counts[1], hoglake.files().size(), replayedPlans,
+                    seed, kills, plans, outcome.aimed(), outcome.killedInsideTheWindow(), expected, counts[0], counts[1], hoglake.files().size(), replayedPlans,
                     alreadyPublished, (System.nanoTime() - started) / 1e9);
             assertThat(counts[1]).as("distinct ids: none missing").isEqualTo(expected);
             assertThat(counts[0]).as("rows: none duplicated").isEqualTo(expected);
-            assertThat(killedInsideTheWindow).as("kills the log shows inside the commit window").isPositive();
+            assertThat(outcome.killedInsideTheWindow()).as("kills the log shows inside the commit window").isPositive();
             assertThat(replayedPlans).as("restarts that replayed a recorded flush").isPositive();
         }
     }
@@ -135,26 +111,17 @@ class HoglakeChaosIT {
                 Path log = LOGS.resolve(topic + "-control-" + attempts++ + ".log");
                 // Records keep arriving while the app runs: on a fast machine it consumes the backlog before its
                 // first flush is due, and without new records there would be no second flush to kill inside.
-                AtomicBoolean producing = new AtomicBoolean(true);
-                Thread producer = new Thread(() -> produceUntilStopped(kafka, topic, producedSoFar, producing),
-                        "chaos-control-producer");
-                producer.start();
-                try (AppProcess app = AppProcess.start(env, log, jvm)) {
+                try (UniqueIdProducer producer = new UniqueIdProducer(kafka, topic, PARTITIONS, producedSoFar, null);
+                     AppProcess app = AppProcess.start(env, log, jvm)) {
                     CommitWindow.awaitLine(app, CommitWindow.ENTERED, 2, Duration.ofSeconds(90));
-                    sleep(random.nextInt(100));
+                    CommitWindow.sleep(random.nextInt(100));
                     app.kill();
-                } finally {
-                    producing.set(false);
-                    producer.join();
                 }
                 inside = CommitWindow.killedInside(log);
             }
             long produced = producedSoFar.get();
-            String groupId = "millpond-hoglake-" + topic + "-events";
             try (AppProcess app = AppProcess.start(env, LOGS.resolve(topic + "-control-final.log"), jvm)) {
-                Map<Integer, Long> end = kafka.endOffsets(topic);
-                app.await("the final run to commit every partition to its end", Duration.ofMinutes(2),
-                        () -> end.equals(kafka.committedOffsets(groupId, topic)));
+                app.awaitCommittedToEnd(kafka, topic, "millpond-hoglake-" + topic + "-events", Duration.ofMinutes(2));
                 assertThat(app.stop(Duration.ofSeconds(60))).isZero();
             }
             long[] counts = hoglake.countAndDistinct("id", dir);
@@ -174,40 +141,5 @@ class HoglakeChaosIT {
         env.put("CONSUME_BATCH_SIZE", "50");
         env.put("MILLPOND_TEST_PAUSE_AFTER_LAKE_COMMIT_MS", "200");
         return env;
-    }
-
-    /** Small acknowledged batches round-robin over the partitions, so {@code produced} is exact when it stops. */
-    private static void produceUntilStopped(KafkaBroker kafka, String topic, AtomicLong produced,
-                                            AtomicBoolean producing) {
-        int partition = 0;
-        while (producing.get()) {
-            int n = 20;
-            kafka.produce(topic, partition, SampleEvents.events(produced.get(), n));
-            produced.addAndGet(n);
-            partition = (partition + 1) % PARTITIONS;
-            sleep(20);
-        }
-    }
-
-    private static void killAt(KillMoment moment, AppProcess app, Random random) throws Exception {
-        switch (moment) {
-            case ANY_TIME -> sleep(1_000 + random.nextInt(4_000));
-            case BETWEEN_LAKE_AND_KAFKA_COMMIT -> {
-                // The pause is 200 ms; the line is printed right before it, so 0–150 ms later is inside it. Not the
-                // run's first flush: that one is cut by the first poll alone, and a restart would cut it again the
-                // same way even without a plan.
-                CommitWindow.awaitLine(app, CommitWindow.ENTERED, 2 + random.nextInt(3), Duration.ofSeconds(180));
-                sleep(random.nextInt(150));
-            }
-            case AFTER_A_FLUSH -> {
-                CommitWindow.awaitLine(app, "Flush: ", 1, Duration.ofSeconds(180));
-                sleep(random.nextInt(300));
-            }
-        }
-        app.kill();
-    }
-
-    private static void sleep(long ms) {
-        CommitWindow.sleep(ms);
     }
 }

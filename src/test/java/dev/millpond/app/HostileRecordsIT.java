@@ -3,9 +3,7 @@ package dev.millpond.app;
 import dev.millpond.testsupport.AppProcess;
 import dev.millpond.testsupport.DuckLakeStack;
 import dev.millpond.testsupport.HostileJson;
-import dev.millpond.testsupport.KafkaBroker;
-import dev.millpond.testsupport.MillpondEnvironment;
-import dev.millpond.testsupport.Services;
+import dev.millpond.testsupport.LakeTopic;
 import dev.millpond.testsupport.VariantOracle;
 import org.junit.jupiter.api.Test;
 
@@ -65,32 +63,29 @@ class HostileRecordsIT {
      */
     @Test
     void multiMegabyteRejectsAreKeptWholeWithinThePodsMemory() throws Exception {
-        KafkaBroker kafka = Services.kafka();
-        DuckLakeStack lake = Services.newDuckLake();
-        String topic = Services.uniqueName("large-rejects");
-        kafka.createTopic(topic, 2, HostileJson.LARGE_TOPIC_CONFIG);
+        LakeTopic setup = LakeTopic.create("large-rejects", 2, HostileJson.LARGE_TOPIC_CONFIG);
         Map<String, byte[]> large = new HashMap<>();
         long id = 1_000_000;
         for (int p = 0; p < 2; p++) {
             HostileJson generator = new HostileJson(7, p);
             for (int round = 0; round < 4; round++) {
-                kafka.produce(topic, p, dev.millpond.demo.SampleEvents.events(p * 10_000L + round * 250L, 250));
+                setup.produce(p, dev.millpond.demo.SampleEvents.events(p * 10_000L + round * 250L, 250));
                 HostileJson.Value v = generator.nextLarge(id++);
-                long offset = kafka.produce(topic, p, List.of(v.bytes())).get(0);
+                long offset = setup.produce(p, List.of(v.bytes())).get(0);
                 large.put(p + ":" + offset, v.bytes());
             }
         }
-        Map<String, String> env = MillpondEnvironment.of(kafka, lake, topic, "FLUSH_INTERVAL_MS", "2000");
+        Map<String, String> env = setup.environment("FLUSH_INTERVAL_MS", "2000");
         env.put("MILLPOND_MEMORY_LIMIT", "1Gi");
         long peak;
         String log;
-        try (AppProcess app = AppProcess.start(env, DuckLakeEndToEndIT.LOGS.resolve(topic + ".log"), "-Xmx205m")) {
-            Map<Integer, Long> end = kafka.endOffsets(topic);
+        try (AppProcess app = AppProcess.start(env, DuckLakeEndToEndIT.LOGS.resolve(setup.topic() + ".log"), "-Xmx205m")) {
+            Map<Integer, Long> end = setup.endOffsets();
             app.await("every partition committed to its end", Duration.ofMinutes(5), () -> {
                 if (!app.isAlive()) {
                     throw new AssertionError("the app exited on its own\n" + app.logTail());
                 }
-                return kafka.committedOffsets("millpond-" + topic + "-events", topic).equals(end);
+                return setup.committedOffsets("millpond-" + setup.topic() + "-events").equals(end);
             });
             peak = app.peakRssBytes();
             assertThat(app.metric("millpond_rejects_truncated_total")).hasValue(0);
@@ -99,7 +94,7 @@ class HostileRecordsIT {
         }
         assertThat(log).contains("rejects flush at 12 MiB");
         int checked = 0;
-        try (Connection c = lake.openQueryConnection(); Statement s = c.createStatement();
+        try (Connection c = setup.lake().openQueryConnection(); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT kafka_partition, kafka_offset, value, value_truncated"
                      + " FROM lake.main._millpond_rejects")) {
             while (rs.next()) {
@@ -122,10 +117,7 @@ class HostileRecordsIT {
     }
 
     private void runSeed(long seed, int records, boolean variant) throws Exception {
-        KafkaBroker kafka = Services.kafka();
-        DuckLakeStack lake = Services.newDuckLake();
-        String topic = Services.uniqueName("hostile");
-        kafka.createTopic(topic, PARTITIONS, HostileJson.LARGE_TOPIC_CONFIG);
+        LakeTopic setup = LakeTopic.create("hostile", PARTITIONS, HostileJson.LARGE_TOPIC_CONFIG);
         Map<Long, Produced> produced = new HashMap<>();
         long id = 0;
         for (int p = 0; p < PARTITIONS; p++) {
@@ -135,25 +127,25 @@ class HostileRecordsIT {
                 // Two multi-megabyte or many-keyed records among each partition's hostile ones.
                 values.add(i % (records / PARTITIONS / 2 + 1) == 1 ? generator.nextLarge(id++) : generator.next(id++));
             }
-            List<Long> offsets = kafka.produce(topic, p, values.stream().map(HostileJson.Value::bytes).toList());
+            List<Long> offsets = setup.produce(p, values.stream().map(HostileJson.Value::bytes).toList());
             for (int i = 0; i < values.size(); i++) {
                 produced.put(values.get(i).id(), new Produced(values.get(i).kind(), p, offsets.get(i),
                         sha256(values.get(i).bytes()), values.get(i).bytes().length));
             }
         }
-        Map<String, String> env = new HashMap<>(MillpondEnvironment.of(kafka, lake, topic, "FLUSH_INTERVAL_MS", "1000"));
+        Map<String, String> env = new HashMap<>(setup.environment("FLUSH_INTERVAL_MS", "1000"));
         if (variant) {
             env.put("MILLPOND_VARIANT_COLUMNS", "properties");
         }
         String scrape;
         long peak;
-        try (AppProcess app = AppProcess.start(env, DuckLakeEndToEndIT.LOGS.resolve(topic + ".log"), "-Xmx614m")) {
-            Map<Integer, Long> end = kafka.endOffsets(topic);
+        try (AppProcess app = AppProcess.start(env, DuckLakeEndToEndIT.LOGS.resolve(setup.topic() + ".log"), "-Xmx614m")) {
+            Map<Integer, Long> end = setup.endOffsets();
             app.await("every partition committed to its end (seed " + seed + ")", Duration.ofMinutes(5), () -> {
                 if (!app.isAlive()) {
                     throw new AssertionError("the app exited on its own (seed " + seed + ")\n" + app.logTail());
                 }
-                return kafka.committedOffsets("millpond-" + topic + "-events", topic).equals(end);
+                return setup.committedOffsets("millpond-" + setup.topic() + "-events").equals(end);
             });
             peak = app.peakRssBytes();
             scrape = app.metrics();
@@ -163,7 +155,7 @@ class HostileRecordsIT {
         Map<Long, Integer> rows = new HashMap<>();
         Map<Long, List<String>> rejected = new HashMap<>();
         long largestReject = 0;
-        try (Connection c = lake.openQueryConnection(); Statement s = c.createStatement()) {
+        try (Connection c = setup.lake().openQueryConnection(); Statement s = c.createStatement()) {
             try (ResultSet rs = s.executeQuery("SELECT id FROM lake.main.events")) {
                 while (rs.next()) {
                     rows.merge(rs.getLong(1), 1, Integer::sum);
@@ -190,7 +182,7 @@ class HostileRecordsIT {
             }
         }
         if (variant) {
-            assertCompanionsFaithful(lake, scrape);
+            assertCompanionsFaithful(setup.lake(), scrape);
         }
         Map<HostileJson.Kind, Map<String, Integer>> where = new EnumMap<>(HostileJson.Kind.class);
         List<String> violations = new ArrayList<>();

@@ -2,10 +2,7 @@ package dev.millpond.app;
 
 import dev.millpond.bench.PostHogEvents;
 import dev.millpond.testsupport.AppProcess;
-import dev.millpond.testsupport.DuckLakeStack;
-import dev.millpond.testsupport.KafkaBroker;
-import dev.millpond.testsupport.MillpondEnvironment;
-import dev.millpond.testsupport.Services;
+import dev.millpond.testsupport.LakeTopic;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -25,21 +22,18 @@ class MemoryBudgetIT {
 
     @Test
     void aFlushSizeLargerThanTheLimitAllowsFlushesEarlyAndLandsEverything() throws Exception {
-        KafkaBroker kafka = Services.kafka();
-        DuckLakeStack lake = Services.newDuckLake();
-        String topic = Services.uniqueName("budget");
-        kafka.createTopic(topic, 1);
+        LakeTopic setup = LakeTopic.create("budget", 1);
         for (int from = 0; from < EVENTS; from += 10_000) {
-            kafka.produce(topic, 0, PostHogEvents.events(from, 10_000));
+            setup.produce(0, PostHogEvents.events(from, 10_000));
         }
         // 640 MiB: heap ~247 + JVM native ~127 + slack 64 leave ~200 MiB, of which DuckDB keeps its 128 MiB floor and
         // Arrow gets the rest, ~74 MiB. Writes overlap (the default), so two flushes and their copies share it: the
         // pump flushes at ~18 MiB pending, whatever FLUSH_SIZE (1 GB here) says.
-        Map<String, String> env = MillpondEnvironment.of(kafka, lake, topic);
+        Map<String, String> env = setup.environment();
         env.put("MILLPOND_MEMORY_LIMIT", "640Mi");
         env.put("FLUSH_SIZE", "1000000000");
         env.put("FLUSH_INTERVAL_MS", "600000");
-        Path log = Path.of("target", "e2e-logs", "memory-budget-" + topic + ".log");
+        Path log = Path.of("target", "e2e-logs", "memory-budget-" + setup.topic() + ".log");
         try (AppProcess app = AppProcess.start(env, log, List.of("-Xmx256m", "-XX:+UseSerialGC"))) {
             app.await("two size flushes", Duration.ofMinutes(3),
                     () -> app.metric("millpond_batches_flushed_total", "trigger", "size").orElse(0) >= 2);
@@ -56,7 +50,7 @@ class MemoryBudgetIT {
                     .containsPattern("Arrow \\d+ \\(flush at 1\\d pending, two flushes alive\\)")
                     .contains("DuckDB 128MiB");
         }
-        try (var c = lake.openQueryConnection(); var s = c.createStatement();
+        try (var c = setup.lake().openQueryConnection(); var s = c.createStatement();
              var r = s.executeQuery("SELECT count(*), count(DISTINCT uuid) FROM lake.main.events")) {
             r.next();
             assertThat(r.getLong(1)).isEqualTo(EVENTS);

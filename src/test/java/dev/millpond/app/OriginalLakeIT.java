@@ -3,8 +3,7 @@ package dev.millpond.app;
 import dev.millpond.demo.SampleEvents;
 import dev.millpond.testsupport.AppProcess;
 import dev.millpond.testsupport.DuckLakeStack;
-import dev.millpond.testsupport.KafkaBroker;
-import dev.millpond.testsupport.MillpondEnvironment;
+import dev.millpond.testsupport.LakeTopic;
 import dev.millpond.testsupport.Services;
 import org.junit.jupiter.api.Test;
 
@@ -35,11 +34,8 @@ class OriginalLakeIT {
 
     @Test
     void theAppAppendsToALakeTheOriginalWroteAndLeavesItsOptionsAlone() throws Exception {
-        KafkaBroker kafka = Services.kafka();
-        DuckLakeStack lake = Services.newDuckLake();
-        String topic = Services.uniqueName("original");
-        kafka.createTopic(topic, 2);
-        try (Connection c = lake.openQueryConnection(); Statement s = c.createStatement()) {
+        LakeTopic setup = LakeTopic.create("original", 2);
+        try (Connection c = setup.lake().openQueryConnection(); Statement s = c.createStatement()) {
             // The original's first flush: CREATE TABLE from the batch's inferred columns plus _inserted_at, then
             // ALTER TABLE SET PARTITIONED BY, then the INSERT with NOW().
             s.execute("CREATE TABLE lake.main.events (id BIGINT, uuid VARCHAR, event VARCHAR, team_id BIGINT, "
@@ -50,20 +46,20 @@ class OriginalLakeIT {
                     + "'2026-11-29 12:00:00.000', 1.5, true, NULL, '{\"$browser\":\"Chrome\"}', NOW() "
                     + "FROM range(" + ORIGINAL_ROWS + ")");
         }
-        assertThat(catalog(lake, "SELECT value FROM public.ducklake_metadata WHERE key = 'version'"))
+        assertThat(catalog(setup.lake(), "SELECT value FROM public.ducklake_metadata WHERE key = 'version'"))
                 .containsExactly("1.0");
-        List<String> globalOptions = catalog(lake,
+        List<String> globalOptions = catalog(setup.lake(),
                 "SELECT key || '=' || value FROM public.ducklake_metadata WHERE scope IS NULL ORDER BY 1");
 
-        kafka.produce(topic, 0, SampleEvents.events(0, APP_ROWS / 2));
-        kafka.produce(topic, 1, SampleEvents.events(APP_ROWS / 2, APP_ROWS / 2));
-        Path log = Path.of("target", "e2e-logs", "original-" + topic + ".log");
-        try (AppProcess app = AppProcess.start(MillpondEnvironment.of(kafka, lake, topic,
+        setup.produce(0, SampleEvents.events(0, APP_ROWS / 2));
+        setup.produce(1, SampleEvents.events(APP_ROWS / 2, APP_ROWS / 2));
+        Path log = Path.of("target", "e2e-logs", "original-" + setup.topic() + ".log");
+        try (AppProcess app = AppProcess.start(setup.environment(
                 "DUCKLAKE_PARTITION_BY", PARTITION_BY, "MILLPOND_MEMORY_LIMIT", "1Gi"), log)) {
             app.await("every event written", Duration.ofMinutes(3),
                     () -> app.metric("millpond_records_written_total").orElse(0) >= APP_ROWS);
 
-            try (Connection plain = lake.openQueryConnection(); Statement s = plain.createStatement()) {
+            try (Connection plain = setup.lake().openQueryConnection(); Statement s = plain.createStatement()) {
                 // A client as the original or an analyst runs one: insertion order preserved, DuckDB's default.
                 s.execute("INSERT INTO lake.main.events (id, event, _inserted_at) "
                         + "SELECT 100000 + range, 'plain client', NOW() FROM range(20000)");
@@ -85,11 +81,11 @@ class OriginalLakeIT {
             }
             assertThat(app.isAlive()).isTrue();
         }
-        assertThat(catalog(lake, "SELECT key || '=' || value FROM public.ducklake_metadata WHERE scope IS NULL "
+        assertThat(catalog(setup.lake(), "SELECT key || '=' || value FROM public.ducklake_metadata WHERE scope IS NULL "
                 + "ORDER BY 1")).as("the lake-wide options").isEqualTo(globalOptions);
-        assertThat(catalog(lake, "SELECT value FROM public.ducklake_metadata WHERE key = 'version'"))
+        assertThat(catalog(setup.lake(), "SELECT value FROM public.ducklake_metadata WHERE key = 'version'"))
                 .containsExactly("1.0");
-        assertThat(lake.listDataFiles()).as("the app's files are partitioned like the original's")
+        assertThat(setup.lake().listDataFiles()).as("the app's files are partitioned like the original's")
                 .allMatch(k -> !k.contains("/events/") || k.matches(".*/events/year=\\d{4}/month=\\d{1,2}/day=\\d{1,2}"
                         + "/hour=\\d{1,2}/[^/]+\\.parquet"));
     }

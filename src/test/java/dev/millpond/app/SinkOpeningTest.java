@@ -1,18 +1,16 @@
 package dev.millpond.app;
 
-import dev.millpond.config.ConfigLoader;
 import dev.millpond.config.MillpondConfig;
 import dev.millpond.observability.PumpHealth;
 import dev.millpond.pump.Sleeper;
 import dev.millpond.sinks.Sink;
 import dev.millpond.sinks.StartupOutage;
+import dev.millpond.testsupport.TestEnv;
 import org.junit.jupiter.api.Test;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -143,19 +141,6 @@ class SinkOpeningTest {
     }
 
     private static MillpondConfig config(String budget) {
-        Map<String, String> env = new HashMap<>();
-        env.put("KAFKA_BOOTSTRAP_SERVERS", "b1:9092");
-        env.put("KAFKA_TOPIC", "events");
-        env.put("REPLICA_COUNT", "1");
-        env.put("POD_NAME", "millpond-0");
-        env.put("DUCKLAKE_TABLE", "events");
-        env.put("DUCKLAKE_DATA_PATH", "s3://bucket/lake/");
-        env.put("DUCKLAKE_CONNECTION", ":memory:");
-        env.put("DUCKLAKE_RDS_HOST", "pg.internal");
-        env.put("DUCKLAKE_RDS_PASSWORD", "pg-s3cr3t-pw");
-        env.put("DUCKDB_S3_ACCESS_KEY_ID", "AKIAEXAMPLE");
-        env.put("DUCKDB_S3_SECRET_ACCESS_KEY", "s3-s3cr3t-key");
-        env.put("MILLPOND_SINK_OUTAGE_BUDGET_S", budget);
-        return ConfigLoader.load(env);
+        return TestEnv.load("MILLPOND_SINK_OUTAGE_BUDGET_S", budget);
     }
 }

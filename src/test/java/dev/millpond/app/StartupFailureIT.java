@@ -1,10 +1,8 @@
 package dev.millpond.app;
 
 import dev.millpond.testsupport.AppProcess;
-import dev.millpond.testsupport.DuckLakeStack;
-import dev.millpond.testsupport.KafkaBroker;
+import dev.millpond.testsupport.LakeTopic;
 import dev.millpond.testsupport.LegacyDuckDb;
-import dev.millpond.testsupport.MillpondEnvironment;
 import dev.millpond.testsupport.Services;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -41,18 +39,15 @@ class StartupFailureIT {
     @ParameterizedTest(name = "{0}={1}")
     @MethodSource("badEnvironments")
     void failsStartupNamingTheProblem(String variable, String value, String expected) throws Exception {
-        KafkaBroker kafka = Services.kafka();
-        DuckLakeStack lake = Services.newDuckLake();
-        String topic = Services.uniqueName("bad");
-        kafka.createTopic(topic, 2);
-        Map<String, String> env = MillpondEnvironment.of(kafka, lake, topic, "REPLICA_COUNT", "2",
+        LakeTopic setup = LakeTopic.create("bad", 2);
+        Map<String, String> env = setup.environment("REPLICA_COUNT", "2",
                 "POD_NAME", "millpond-1");
         if (value == null) {
             env.remove(variable);
         } else {
             env.put(variable, value);
         }
-        Path log = Path.of("target", "e2e-logs", "startup-" + variable + "-" + topic + ".log");
+        Path log = Path.of("target", "e2e-logs", "startup-" + variable + "-" + setup.topic() + ".log");
         try (AppProcess app = AppProcess.start(env, log)) {
             int code = app.waitForExit(Duration.ofSeconds(90));
             assertThat(code).as(app.logTail()).isNotZero();
@@ -65,26 +60,23 @@ class StartupFailureIT {
     /** A DuckLake catalog in a newer format than this build's DuckDB supports: one line, non-zero exit, no write. */
     @Test
     void aCatalogInANewerFormatStopsStartupWithOneLine() throws Exception {
-        KafkaBroker kafka = Services.kafka();
-        DuckLakeStack lake = Services.newDuckLake();
-        String topic = Services.uniqueName("newer");
-        kafka.createTopic(topic, 1);
-        try (Connection c = lake.openQueryConnection()) {
+        LakeTopic setup = LakeTopic.create("newer", 1);
+        try (Connection c = setup.lake().openQueryConnection()) {
             // attaching created the catalog at this build's format
         }
-        try (Connection catalog = Services.postgres().connect(lake.catalogDatabase());
+        try (Connection catalog = Services.postgres().connect(setup.lake().catalogDatabase());
              Statement s = catalog.createStatement()) {
             s.executeUpdate("UPDATE public.ducklake_metadata SET value = '9.9' WHERE key = 'version'");
         }
-        Path log = Path.of("target", "e2e-logs", "startup-catalog-" + topic + ".log");
-        try (AppProcess app = AppProcess.start(MillpondEnvironment.of(kafka, lake, topic), log)) {
+        Path log = Path.of("target", "e2e-logs", "startup-catalog-" + setup.topic() + ".log");
+        try (AppProcess app = AppProcess.start(setup.environment(), log)) {
             assertThat(app.waitForExit(Duration.ofSeconds(90))).as(app.logTail()).isNotZero();
             String text = app.logText();
             assertThat(text.lines().filter(l -> l.contains("is format version 9.9 that this build's DuckDB")
                     && l.contains("nothing was written")).count()).as(app.logTail()).isEqualTo(1);
             assertThat(text).as(app.logTail()).doesNotContain("Fatal error in main loop");
         }
-        try (Connection catalog = Services.postgres().connect(lake.catalogDatabase());
+        try (Connection catalog = Services.postgres().connect(setup.lake().catalogDatabase());
              Statement s = catalog.createStatement();
              java.sql.ResultSet rs = s.executeQuery("SELECT count(*) FROM public.ducklake_table")) {
             rs.next();
@@ -98,21 +90,18 @@ class StartupFailureIT {
      */
     @Test
     void anOlderCatalogIsNotMigratedWithoutTheSetting() throws Exception {
-        KafkaBroker kafka = Services.kafka();
-        DuckLakeStack lake = Services.newDuckLake();
-        String topic = Services.uniqueName("older");
-        kafka.createTopic(topic, 1);
-        LegacyDuckDb.onLake(lake, List.of("CREATE TABLE lake.main.events (id BIGINT)",
+        LakeTopic setup = LakeTopic.create("older", 1);
+        LegacyDuckDb.onLake(setup.lake(), List.of("CREATE TABLE lake.main.events (id BIGINT)",
                 "INSERT INTO lake.main.events VALUES (1)")).orThrow();
-        Path log = Path.of("target", "e2e-logs", "startup-catalog-" + topic + ".log");
-        try (AppProcess app = AppProcess.start(MillpondEnvironment.of(kafka, lake, topic), log)) {
+        Path log = Path.of("target", "e2e-logs", "startup-catalog-" + setup.topic() + ".log");
+        try (AppProcess app = AppProcess.start(setup.environment(), log)) {
             assertThat(app.waitForExit(Duration.ofSeconds(90))).as(app.logTail()).isNotZero();
             String text = app.logText();
             assertThat(text.lines().filter(l -> l.contains("is format version 0.3, older than the 1.0")
                     && l.contains("Set MILLPOND_DUCKLAKE_AUTOMATIC_MIGRATION=true")).count())
                     .as(app.logTail()).isEqualTo(1);
         }
-        try (Connection catalog = Services.postgres().connect(lake.catalogDatabase());
+        try (Connection catalog = Services.postgres().connect(setup.lake().catalogDatabase());
              Statement s = catalog.createStatement();
              java.sql.ResultSet rs = s.executeQuery("SELECT value FROM public.ducklake_metadata WHERE key = 'version'")) {
             rs.next();
@@ -132,11 +121,8 @@ class StartupFailureIT {
     @ParameterizedTest(name = "hoglake {0}={1}")
     @MethodSource("hoglakeEnvironments")
     void hoglakeFailsStartupAfterValidatingItsGroup(String variable, String value, String expected) throws Exception {
-        KafkaBroker kafka = Services.kafka();
-        DuckLakeStack lake = Services.newDuckLake();
-        String topic = Services.uniqueName("hog");
-        kafka.createTopic(topic, 1);
-        Map<String, String> env = MillpondEnvironment.of(kafka, lake, topic, "REPLICA_COUNT", "1",
+        LakeTopic setup = LakeTopic.create("hog", 1);
+        Map<String, String> env = setup.environment("REPLICA_COUNT", "1",
                 "POD_NAME", "millpond-0");
         env.put("MILLPOND_DESTINATION", "hoglake");
         env.put("HOGLAKE_URL", "http://127.0.0.1:9");
@@ -146,7 +132,7 @@ class StartupFailureIT {
         // No waiting for the unreachable control plane: its outage budget off, the first failure ends startup.
         env.put("MILLPOND_SINK_OUTAGE_BUDGET_S", "0");
         env.put(variable, value);
-        Path log = Path.of("target", "e2e-logs", "startup-hoglake-" + variable + "-" + topic + ".log");
+        Path log = Path.of("target", "e2e-logs", "startup-hoglake-" + variable + "-" + setup.topic() + ".log");
         try (AppProcess app = AppProcess.start(env, log)) {
             int code = app.waitForExit(Duration.ofSeconds(90));
             assertThat(code).as(app.logTail()).isNotZero();

@@ -3,14 +3,10 @@ package dev.millpond.app;
 import dev.millpond.config.LandingLimits;
 import dev.millpond.demo.SampleEvents;
 import dev.millpond.testsupport.AppProcess;
-import dev.millpond.testsupport.DuckLakeStack;
-import dev.millpond.testsupport.KafkaBroker;
-import dev.millpond.testsupport.MillpondEnvironment;
-import dev.millpond.testsupport.Services;
+import dev.millpond.testsupport.LakeTopic;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -37,10 +33,7 @@ class WideRecordIT {
     void aRecordWithThousandsOfKeysIsKeptAsARejectAndTheTableStaysWithinItsBound() throws Exception {
         int events = Integer.getInteger("wide.events", 3_000);
         int keys = Integer.getInteger("wide.keys", 5_000);
-        KafkaBroker kafka = Services.kafka();
-        DuckLakeStack lake = Services.newDuckLake();
-        String topic = Services.uniqueName("wide");
-        kafka.createTopic(topic, PARTITIONS);
+        LakeTopic setup = LakeTopic.create("wide", PARTITIONS);
         long id = 0;
         int perPartition = events / PARTITIONS;
         byte[] wide = wideRecord(keys);
@@ -53,16 +46,16 @@ class WideRecordIT {
                 values.add(10, "not json".getBytes(StandardCharsets.UTF_8));
                 values.add(20, "[1,2]".getBytes(StandardCharsets.UTF_8));
             }
-            kafka.produce(topic, p, values);
+            setup.produce(p, values);
         }
         long normal = id;
-        Map<String, String> env = MillpondEnvironment.of(kafka, lake, topic, "FLUSH_INTERVAL_MS", "3000");
+        Map<String, String> env = setup.environment("FLUSH_INTERVAL_MS", "3000");
         long started = System.nanoTime();
         long peak;
-        try (AppProcess app = AppProcess.start(env, DuckLakeEndToEndIT.LOGS.resolve(topic + ".log"), "-Xmx614m")) {
-            Map<Integer, Long> end = kafka.endOffsets(topic);
+        try (AppProcess app = AppProcess.start(env, DuckLakeEndToEndIT.LOGS.resolve(setup.topic() + ".log"), "-Xmx614m")) {
+            Map<Integer, Long> end = setup.endOffsets();
             app.await("every partition committed to its end", Duration.ofMinutes(5),
-                    () -> kafka.committedOffsets("millpond-" + topic + "-events", topic).equals(end));
+                    () -> setup.committedOffsets("millpond-" + setup.topic() + "-events").equals(end));
             double seconds = (System.nanoTime() - started) / 1e9;
             peak = app.peakRssBytes();
             System.out.printf("[wide] events=%d keys=%d landed in %.1f s from process start, peak RSS %d MB%n", normal,
@@ -74,7 +67,7 @@ class WideRecordIT {
             assertThat(app.stop(Duration.ofSeconds(60))).isZero();
         }
         assertThat(peak).as("peak RSS under the pod limit").isLessThan(POD_LIMIT_BYTES);
-        try (Connection c = lake.openQueryConnection(); Statement s = c.createStatement()) {
+        try (Connection c = setup.lake().openQueryConnection(); Statement s = c.createStatement()) {
             assertThat(one(s, "SELECT count(*) FROM lake.main.events")).isEqualTo(normal);
             assertThat(one(s, "SELECT count(DISTINCT id) FROM lake.main.events")).isEqualTo(normal);
             assertThat(one(s, "SELECT count(*) FROM information_schema.columns WHERE table_catalog = 'lake'"

@@ -1,5 +1,6 @@
 package dev.millpond.config;
 
+import dev.millpond.testsupport.TestEnv;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
@@ -24,14 +25,7 @@ class HoglakeConfigTest {
                 "HOGLAKE_CATALOG", "millpond",
                 "HOGLAKE_NAMESPACE", "analytics",
                 "HOGLAKE_TABLE", "events");
-        for (int i = 0; i < kv.length; i += 2) {
-            if (kv[i + 1] == null) {
-                env.remove(kv[i]);
-            } else {
-                env.put(kv[i], kv[i + 1]);
-            }
-        }
-        return env;
+        return TestEnv.with(env, kv);
     }
 
     static MillpondConfig load(String... kv) {

@@ -1,5 +1,6 @@
 package dev.millpond.config;
 
+import dev.millpond.testsupport.TestEnv;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,5 +1,6 @@
 package dev.millpond.config;
 
+import dev.millpond.testsupport.TestEnv;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;

@@ -25,7 +25,6 @@ import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -310,25 +309,11 @@ class FlushPlansTest {
 
     /** Runs the pump until it throws (the simulated crash); returns what it threw. */
     private static Throwable runUntilDeath(Pipeline pipeline) throws Exception {
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread thread = new Thread(() -> {
-            try {
-                pipeline.pump().run();
-            } catch (Throwable t) {
-                failure.set(t);
-            }
-        }, "pump-under-test");
-        thread.start();
-        thread.join(Duration.ofSeconds(90).toMillis());
-        if (thread.isAlive()) {
-            pipeline.pump().requestStop();
-            thread.join(30_000);
-        }
-        return failure.get();
+        return RunningPump.start(pipeline).failure(Duration.ofSeconds(90));
     }
 
     private static void runUntil(Pipeline pipeline, BooleanSupplier condition) throws Exception {
-        PumpRuns.runUntil(pipeline, condition, Duration.ofSeconds(90));
+        RunningPump.runUntil(pipeline, condition, Duration.ofSeconds(90));
     }
 
     private static void sleep(long ms) {

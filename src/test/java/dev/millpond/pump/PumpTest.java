@@ -34,7 +34,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 
 /**
  * The loop on the real stack (KRaft broker, Postgres catalog, S3 server) in this JVM. Faults are injected only at
@@ -302,7 +301,7 @@ class PumpTest {
     }
 
     private static void runUntil(Pipeline pipeline, BooleanSupplier condition) throws Exception {
-        PumpRuns.runUntil(pipeline, condition, Duration.ofSeconds(60));
+        RunningPump.runUntil(pipeline, condition, Duration.ofSeconds(60));
     }
 
     private double metric(String name, String... labels) {
@@ -316,44 +315,6 @@ class PumpTest {
     private long rows() throws SQLException {
         try (Connection c = lake.openQueryConnection()) {
             return DuckDbSql.queryLong(c, "SELECT count(*) FROM lake.main.events");
-        }
-    }
-
-    /** The pump on a thread of its own, for tests that act while it runs. */
-    private record RunningPump(Pipeline pipeline, Thread thread, AtomicReference<Throwable> failed) {
-        static RunningPump start(Pipeline pipeline) {
-            AtomicReference<Throwable> failed = new AtomicReference<>();
-            Thread thread = new Thread(() -> {
-                try {
-                    pipeline.pump().run();
-                } catch (Throwable t) {
-                    failed.set(t);
-                }
-            }, "pump-under-test");
-            thread.start();
-            return new RunningPump(pipeline, thread, failed);
-        }
-
-        void await(BooleanSupplier condition) throws InterruptedException {
-            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (!condition.getAsBoolean()) {
-                assertThat(failed.get()).as("pump failure").isNull();
-                assertThat(System.nanoTime()).as("condition within 60s").isLessThan(deadline);
-                Thread.sleep(50);
-            }
-        }
-
-        /** Waits for the run to end and returns what it threw, if anything. */
-        Throwable failure() throws InterruptedException {
-            thread.join(60_000);
-            assertThat(thread.isAlive()).as("the pump ended").isFalse();
-            return failed.get();
-        }
-
-        /** Stops the pump the way SIGTERM does and expects a clean end. */
-        void stop() throws InterruptedException {
-            pipeline.pump().requestStop();
-            assertThat(failure()).isNull();
         }
     }
 

@@ -9,10 +9,7 @@ import dev.millpond.demo.SampleEvents;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.PumpHealth;
 import dev.millpond.testsupport.AppProcess;
-import dev.millpond.testsupport.DuckLakeStack;
-import dev.millpond.testsupport.KafkaBroker;
-import dev.millpond.testsupport.MillpondEnvironment;
-import dev.millpond.testsupport.Services;
+import dev.millpond.testsupport.LakeTopic;
 import io.micrometer.prometheus.PrometheusConfig;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -39,13 +36,10 @@ class RecordHandlingPipelineTest {
 
     @Test
     void pinsFiltersAndSortLandNativeTypesOnlyKeptRowsInKeyOrder() throws Exception {
-        KafkaBroker kafka = Services.kafka();
-        DuckLakeStack lake = Services.newDuckLake();
-        String topic = Services.uniqueName("stages");
-        kafka.createTopic(topic, 2);
+        LakeTopic setup = LakeTopic.create("stages", 2);
         int perPartition = 1_000;
-        kafka.produce(topic, 0, SampleEvents.events(0, perPartition));
-        kafka.produce(topic, 1, SampleEvents.events(perPartition, perPartition));
+        setup.produce(0, SampleEvents.events(0, perPartition));
+        setup.produce(1, SampleEvents.events(perPartition, perPartition));
 
         long kept = 0;
         long excluded = 0;
@@ -61,7 +55,7 @@ class RecordHandlingPipelineTest {
             }
         }
 
-        Map<String, String> env = MillpondEnvironment.of(kafka, lake, topic, "FLUSH_INTERVAL_MS", "600000");
+        Map<String, String> env = setup.environment("FLUSH_INTERVAL_MS", "600000");
         env.put("MILLPOND_TYPED_COLUMNS", "uuid:uuid,timestamp:timestamptz");
         env.put("MILLPOND_FILTER_KEEP_FIELD_NAME", "team_id");
         env.put("MILLPOND_FILTER_VALUES", "1,2,3");
@@ -100,13 +94,13 @@ class RecordHandlingPipelineTest {
                 "millpond_buffer_fullness", "millpond_consume_batch_size_current", "millpond_consumer_lag",
                 "millpond_last_committed_offset", "millpond_schema_columns_added_total",
                 "millpond_schema_columns_widened_total", "millpond_columns_coerced_total")) {
-            assertThat(AppProcess.metricIn(scrape, name, "pipeline", topic + "-events", "broker_source", ""))
+            assertThat(AppProcess.metricIn(scrape, name, "pipeline", setup.topic() + "-events", "broker_source", ""))
                     .as(name).isPresent();
         }
         assertThat(AppProcess.metricIn(scrape, "millpond_filter_matched_total", "value", "2").orElseThrow())
                 .isPositive();
 
-        try (Connection c = lake.openQueryConnection(); Statement s = c.createStatement()) {
+        try (Connection c = setup.lake().openQueryConnection(); Statement s = c.createStatement()) {
             Map<String, String> types = new HashMap<>();
             try (ResultSet rs = s.executeQuery("SELECT column_name, data_type FROM information_schema.columns "
                     + "WHERE table_catalog = 'lake' AND table_name = 'events'")) {

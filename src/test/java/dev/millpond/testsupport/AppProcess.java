@@ -212,6 +212,56 @@ public final class AppProcess implements AutoCloseable {
         throw new AssertionError("Timed out waiting for " + what + "\n" + logTail());
     }
 
+    /** Whether the app's log so far contains {@code text}. */
+    public boolean logContains(String text) {
+        try {
+            return logText().contains(text);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** Waits until the app's log contains {@code text}. */
+    public void awaitLog(String text, Duration timeout) throws InterruptedException {
+        await("'" + text + "' in the log", timeout, () -> logContains(text));
+    }
+
+    /** Waits until {@code groupId} has committed every partition of {@code topic} up to its end offset as of now. */
+    public void awaitCommittedToEnd(KafkaBroker kafka, String topic, String groupId, Duration timeout)
+            throws InterruptedException {
+        Map<Integer, Long> end = kafka.endOffsets(topic);
+        await("offsets committed to the end", timeout, () -> end.equals(kafka.committedOffsets(groupId, topic)));
+    }
+
+    /**
+     * Checks, once a second for {@code duration}, what a pod waiting out an outage shows its kubelet: still running,
+     * {@code /healthz} never 503 and {@code /readyz} never 200, and each probe gave its verdict (200, 503) at least
+     * once. A probe that gets no answer in time (-1) on a loaded machine is not a verdict.
+     */
+    public void assertAliveButNotReadyFor(Duration duration) throws InterruptedException {
+        long started = System.nanoTime();
+        int alive = 0;
+        int notReady = 0;
+        while (System.nanoTime() - started < duration.toNanos()) {
+            if (!process.isAlive()) {
+                throw new AssertionError("millpond exited (" + process.exitValue() + ") while it should wait\n"
+                        + logTail());
+            }
+            int health = get("/healthz").status();
+            int ready = get("/readyz").status();
+            if (health == 503 || ready == 200) {
+                throw new AssertionError("/healthz " + health + ", /readyz " + ready + " while waiting out an outage"
+                        + "\n" + logTail());
+            }
+            alive += health == 200 ? 1 : 0;
+            notReady += ready == 503 ? 1 : 0;
+            Thread.sleep(1_000);
+        }
+        if (alive == 0 || notReady == 0) {
+            throw new AssertionError("/healthz answered 200 " + alive + " times, /readyz 503 " + notReady + " times");
+        }
+    }
+
     /** SIGTERM, then wait for the exit code. */
     public int stop(Duration timeout) throws InterruptedException {
         process.destroy();

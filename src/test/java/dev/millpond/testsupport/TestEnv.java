@@ -1,14 +1,20 @@
-package dev.millpond.config;
+package dev.millpond.testsupport;
+
+import dev.millpond.config.ConfigLoader;
+import dev.millpond.config.MillpondConfig;
 
 import java.util.HashMap;
 import java.util.Map;
 
-/** A minimal valid DuckLake environment, plus edits. A null value removes the variable. */
-final class TestEnv {
+/**
+ * A minimal valid DuckLake environment for configuration and wiring tests that start no service, plus edits. A null
+ * value removes the variable.
+ */
+public final class TestEnv {
     private TestEnv() {
     }
 
-    static Map<String, String> minimal() {
+    public static Map<String, String> minimal() {
         Map<String, String> env = new HashMap<>();
         env.put("KAFKA_BOOTSTRAP_SERVERS", "b1:9092");
         env.put("KAFKA_TOPIC", "events");
@@ -25,8 +31,13 @@ final class TestEnv {
     }
 
     /** {@code with("A", "1", "B", null)}: set A, remove B. */
-    static Map<String, String> with(String... kv) {
-        Map<String, String> env = minimal();
+    public static Map<String, String> with(String... kv) {
+        return with(minimal(), kv);
+    }
+
+    /** {@code base} with the edits laid over it (a copy). */
+    public static Map<String, String> with(Map<String, String> base, String... kv) {
+        Map<String, String> env = new HashMap<>(base);
         for (int i = 0; i < kv.length; i += 2) {
             if (kv[i + 1] == null) {
                 env.remove(kv[i]);
@@ -37,7 +48,7 @@ final class TestEnv {
         return env;
     }
 
-    static MillpondConfig load(String... kv) {
+    public static MillpondConfig load(String... kv) {
         return ConfigLoader.load(with(kv));
     }
 }
