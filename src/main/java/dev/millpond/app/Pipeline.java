@@ -72,8 +72,8 @@ public final class Pipeline implements AutoCloseable {
             BufferAllocator allocator = keep(new RootAllocator(AllocationListener.NOOP, Long.MAX_VALUE,
                     new SegmentRoundingPolicy(4096)));
             BufferAllocator sinkMemory = keep(allocator.newChildAllocator("sink", 0, Long.MAX_VALUE));
-            Sink sink = keep(sinkDecorator.apply(new SinkOpening(sinkFactory, SinkOpening.retryFor(config), health,
-                    sleeper, stopRequested).open(config, metrics, sinkMemory, budget)));
+            Sink sink = keep(sinkDecorator.apply(new SinkOpening(sinkFactory, health, sleeper, stopRequested)
+                    .open(metrics, sinkMemory, budget)));
             health.sinkReady();
             Admin admin = keep(Admin.create(KafkaClients.adminProperties(config.kafka())));
             Properties consumerProperties = KafkaClients.consumerProperties(config.kafka(), config.consumeBatchSize());
@@ -85,7 +85,7 @@ public final class Pipeline implements AutoCloseable {
                     metrics).start(config.statsIntervalMs()));
             assignment = PartitionAssignment.discover(admin, config.topic(), config.replicaCount(), config.ordinal());
             // Read before the next step re-commits anything, which would erase the recorded plan.
-            boolean plansFlushes = config.destination().plansFlushes()
+            boolean plansFlushes = sinkFactory.plansFlushes()
                     && dev.millpond.config.TestHooks.flushPlans(System.getProperties());
             RecordedPlan recordedPlan = plansFlushes ? RecordedPlan.read(consumer, admin, assignment)
                     : RecordedPlan.none();
@@ -115,7 +115,7 @@ public final class Pipeline implements AutoCloseable {
                             .orElseGet(() -> new RecordStages(config.recordHandling(), metrics, pumpMemory)),
                     sink, metrics, health, new LagMonitor(admin, assignment, metrics, isolation,
                             lagRefreshInterval()),
-                    SinkOpening.retryFor(config),
+                    sinkFactory.writeRetry(),
                     sleeper, new ColumnBudget(config.landing().maxTableColumns(),
                             config.landing().maxNewColumnsPerFlush(), pumpMemory, sink::becomesColumn));
             if (plansFlushes && lakeOffsets.isEmpty()) {
@@ -150,7 +150,7 @@ public final class Pipeline implements AutoCloseable {
     public static Pipeline open(MillpondConfig config, MillpondMetrics metrics, PumpHealth health,
                                 String extensionDirectory, Optional<Supplier<FilterValues>> includeSet,
                                 BooleanSupplier stopRequested) throws Exception {
-        return new Pipeline(config, metrics, health, SinkFactory.forDestination(extensionDirectory),
+        return new Pipeline(config, metrics, health, SinkFactory.forDestination(config, extensionDirectory),
                 UnaryOperator.identity(), Sleeper.REAL, includeSet, stopRequested);
     }
 
@@ -158,7 +158,7 @@ public final class Pipeline implements AutoCloseable {
     public static Pipeline open(MillpondConfig config, MillpondMetrics metrics, PumpHealth health,
                                 String extensionDirectory, UnaryOperator<Sink> sinkDecorator, Sleeper sleeper,
                                 Optional<Supplier<FilterValues>> includeSet) throws Exception {
-        return new Pipeline(config, metrics, health, SinkFactory.forDestination(extensionDirectory), sinkDecorator,
+        return new Pipeline(config, metrics, health, SinkFactory.forDestination(config, extensionDirectory), sinkDecorator,
                 sleeper, includeSet, () -> false);
     }
 
@@ -166,15 +166,15 @@ public final class Pipeline implements AutoCloseable {
     public static Pipeline open(MillpondConfig config, MillpondMetrics metrics, PumpHealth health,
                                 String extensionDirectory, UnaryOperator<Sink> sinkDecorator,
                                 Sleeper sleeper) throws Exception {
-        return new Pipeline(config, metrics, health, SinkFactory.forDestination(extensionDirectory), sinkDecorator,
+        return new Pipeline(config, metrics, health, SinkFactory.forDestination(config, extensionDirectory), sinkDecorator,
                 sleeper, Optional.empty(), () -> false);
     }
 
     /** For tests of the loop with a sink of their own in place of the destination's. */
     public static Pipeline open(MillpondConfig config, MillpondMetrics metrics, PumpHealth health,
-                                SinkFactory sinkFactory, Sleeper sleeper) throws Exception {
-        return new Pipeline(config, metrics, health, sinkFactory, UnaryOperator.identity(), sleeper, Optional.empty(),
-                () -> false);
+                                SinkFactory.Opener sink, Sleeper sleeper) throws Exception {
+        return new Pipeline(config, metrics, health, SinkFactory.forDestination(config, "").openingWith(sink),
+                UnaryOperator.identity(), sleeper, Optional.empty(), () -> false);
     }
 
     public Pump pump() {

@@ -1,7 +1,5 @@
 package dev.millpond.app;
 
-import dev.millpond.config.Destination;
-import dev.millpond.config.MillpondConfig;
 import dev.millpond.memory.MemoryBudget;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.PumpHealth;
@@ -9,12 +7,9 @@ import dev.millpond.pump.Sleeper;
 import dev.millpond.pump.WriteRetry;
 import dev.millpond.sinks.Sink;
 import dev.millpond.sinks.StartupOutage;
-import dev.millpond.sinks.ducklake.IncompatibleCatalogException;
 import org.apache.arrow.memory.BufferAllocator;
 import org.jboss.logging.Logger;
 
-import java.sql.SQLException;
-import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
@@ -45,10 +40,9 @@ final class SinkOpening {
     private final Sleeper sleeper;
     private final BooleanSupplier stopRequested;
 
-    SinkOpening(SinkFactory factory, WriteRetry retry, PumpHealth health, Sleeper sleeper,
-                BooleanSupplier stopRequested) {
+    SinkOpening(SinkFactory factory, PumpHealth health, Sleeper sleeper, BooleanSupplier stopRequested) {
         this.factory = factory;
-        this.retry = retry;
+        this.retry = factory.writeRetry();
         this.health = health;
         this.sleeper = sleeper;
         this.stopRequested = stopRequested;
@@ -59,12 +53,11 @@ final class SinkOpening {
      *                              open with a DuckDB error; the message is the one line to log
      * @throws Abandoned            a stop was requested while waiting
      */
-    Sink open(MillpondConfig config, MillpondMetrics metrics, BufferAllocator memory, MemoryBudget budget)
-            throws Exception {
+    Sink open(MillpondMetrics metrics, BufferAllocator memory, MemoryBudget budget) throws Exception {
         long firstFailure = 0;
         for (int attempt = 1; ; attempt++) {
             try {
-                Sink sink = factory.open(config, metrics, memory, budget);
+                Sink sink = factory.open(metrics, memory, budget);
                 if (attempt > 1) {
                     LOG.infof("The sink opened on attempt %d, %.1fs after the first failure", attempt,
                             (System.nanoTime() - firstFailure) / 1e9);
@@ -74,13 +67,11 @@ final class SinkOpening {
                 if (attempt == 1) {
                     firstFailure = System.nanoTime();
                 }
-                Optional<StartupOutage> outage = factory.outage(config, e);
+                Optional<StartupOutage> outage = factory.outage(e);
                 if (outage.isEmpty()) {
-                    throw e instanceof SQLException && !(e instanceof IncompatibleCatalogException)
-                            ? new SinkStartupException("Cannot open the "
-                            + destinationName(config) + " sink: " + oneLine(e.getMessage()), e) : e;
+                    throw factory.refusal(e);
                 }
-                String what = describe(config, outage.get());
+                String what = factory.unreachable(outage.get());
                 double elapsed = (System.nanoTime() - firstFailure) / 1e9;
                 double left = retry.outageBudget().toMillis() / 1000.0 - elapsed;
                 if (left <= 0) {
@@ -114,34 +105,8 @@ final class SinkOpening {
         }
     }
 
-    /** What could not be reached, by name and address; never a credential. */
-    static String describe(MillpondConfig config, StartupOutage outage) {
-        if (config.destination() == Destination.DUCKLAKE) {
-            return outage == StartupOutage.CATALOG
-                    ? "the DuckLake catalog (Postgres at " + config.ducklake().catalog().host() + ":"
-                            + config.ducklake().catalog().port() + ", database " + config.ducklake().catalog().database()
-                            + ")"
-                    : "the object store (" + config.ducklake().s3().endpoint().orElse("S3") + ", data path "
-                            + config.ducklake().dataPath() + ")";
-        }
-        return outage == StartupOutage.CATALOG
-                ? "the hoglake control plane (" + config.hoglake().url() + ")"
-                : "the object store (" + config.hoglake().s3().endpoint().orElse("S3") + ")";
-    }
-
-    private static String destinationName(MillpondConfig config) {
-        return config.destination() == Destination.DUCKLAKE ? "DuckLake" : "hoglake";
-    }
-
     /** DuckDB and libpq messages span lines; the log gets one. */
     static String oneLine(String message) {
         return message == null ? "" : message.replaceAll("\\s*\\R\\s*", " ").strip();
-    }
-
-    static WriteRetry retryFor(MillpondConfig config) {
-        Duration budget = config.sinkOutageBudget();
-        return config.destination() == Destination.HOGLAKE
-                ? WriteRetry.hoglakeWrites(config.hoglake().maxRetryCount(), budget)
-                : WriteRetry.duckLakeWrites(budget);
     }
 }

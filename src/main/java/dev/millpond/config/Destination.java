@@ -18,15 +18,6 @@ public enum Destination {
         return wireName;
     }
 
-    /**
-     * Whether a flush must be rebuilt at the same offset boundary after a crash: hoglake names each publication by its
-     * offset ranges, so only a flush cut where the recorded plan says is recognised instead of published twice.
-     * DuckLake records offsets in the lake's own transaction and needs no plan.
-     */
-    public boolean plansFlushes() {
-        return this == HOGLAKE;
-    }
-
     public static Destination parse(String raw) {
         String v = raw == null ? "" : raw.strip().toLowerCase(Locale.ROOT);
         if (v.isEmpty()) {

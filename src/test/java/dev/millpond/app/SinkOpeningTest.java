@@ -34,7 +34,7 @@ class SinkOpeningTest {
         AtomicInteger calls = new AtomicInteger();
         Sink sink = (Sink) java.lang.reflect.Proxy.newProxyInstance(Sink.class.getClassLoader(),
                 new Class<?>[]{Sink.class}, (proxy, method, args) -> null);
-        SinkFactory factory = factory(() -> {
+        SinkFactory factory = factory(config, () -> {
             if (calls.incrementAndGet() <= 4) {
                 throw new SQLException("IO Error: Unable to connect to Postgres at \"host=pg.internal password=***\":"
                         + " connection to server at \"pg.internal\", port 5432 failed: Connection refused");
@@ -42,8 +42,8 @@ class SinkOpeningTest {
             return sink;
         });
 
-        Sink opened = new SinkOpening(factory, SinkOpening.retryFor(config), health, sleeper, () -> false)
-                .open(config, null, null, null);
+        Sink opened = new SinkOpening(factory, health, sleeper, () -> false)
+                .open(null, null, null);
 
         assertThat(opened).isSameAs(sink);
         assertThat(calls).hasValue(5);
@@ -55,15 +55,15 @@ class SinkOpeningTest {
     void aWrongPasswordFailsAtOnceInOneLineWithoutThePassword() {
         MillpondConfig config = config("300");
         AtomicInteger calls = new AtomicInteger();
-        SinkFactory factory = factory(() -> {
+        SinkFactory factory = factory(config, () -> {
             calls.incrementAndGet();
             throw new SQLException("IO Error: Unable to connect to Postgres at \"host=pg.internal password=***\":\n"
                     + "connection to server at \"pg.internal\", port 5432 failed: FATAL:  password authentication"
                     + " failed for user \"millpond\"\n");
         });
 
-        assertThatThrownBy(() -> new SinkOpening(factory, SinkOpening.retryFor(config), health, sleeper, () -> false)
-                .open(config, null, null, null))
+        assertThatThrownBy(() -> new SinkOpening(factory, health, sleeper, () -> false)
+                .open(null, null, null))
                 .isInstanceOf(SinkStartupException.class)
                 .hasMessageStartingWith("Cannot open the DuckLake sink: IO Error")
                 .hasMessageContaining("password authentication failed")
@@ -75,14 +75,14 @@ class SinkOpeningTest {
     @Test
     void aSpentBudgetFailsNamingWhatWasUnreachable() {
         MillpondConfig config = config("1");
-        SinkFactory factory = factory(() -> {
+        SinkFactory factory = factory(config, () -> {
             throw new SQLException("IO Error: Could not establish connection error for HTTP HEAD to"
                     + " 'http://127.0.0.1:9/bucket/x'");
         });
         Sleeper real = seconds -> Sleeper.REAL.sleep(seconds);
 
-        assertThatThrownBy(() -> new SinkOpening(factory, SinkOpening.retryFor(config), health, real, () -> false)
-                .open(config, null, null, null))
+        assertThatThrownBy(() -> new SinkOpening(factory, health, real, () -> false)
+                .open(null, null, null))
                 .isInstanceOf(SinkStartupException.class)
                 .hasMessageStartingWith("the object store (S3, data path s3://bucket/lake/) stayed unreachable at"
                         + " startup for 1.")
@@ -94,13 +94,13 @@ class SinkOpeningTest {
     void aZeroBudgetFailsAtTheFirstOutage() {
         MillpondConfig config = config("0");
         AtomicInteger calls = new AtomicInteger();
-        SinkFactory factory = factory(() -> {
+        SinkFactory factory = factory(config, () -> {
             calls.incrementAndGet();
             throw new SQLException("connection to server at \"pg.internal\" failed: Connection refused");
         });
 
-        assertThatThrownBy(() -> new SinkOpening(factory, SinkOpening.retryFor(config), health, sleeper, () -> false)
-                .open(config, null, null, null))
+        assertThatThrownBy(() -> new SinkOpening(factory, health, sleeper, () -> false)
+                .open(null, null, null))
                 .hasMessageStartingWith("the DuckLake catalog (Postgres at pg.internal:5432, database ducklake)");
         assertThat(calls).hasValue(1);
     }
@@ -109,13 +109,27 @@ class SinkOpeningTest {
     void aStopEndsTheWait() {
         MillpondConfig config = config("300");
         AtomicBoolean stop = new AtomicBoolean();
-        SinkFactory factory = factory(() -> {
+        SinkFactory factory = factory(config, () -> {
             stop.set(true);
             throw new SQLException("connection to server at \"pg.internal\" failed: Connection refused");
         });
 
-        assertThatThrownBy(() -> new SinkOpening(factory, SinkOpening.retryFor(config), health, sleeper, stop::get)
-                .open(config, null, null, null)).isInstanceOf(SinkOpening.Abandoned.class);
+        assertThatThrownBy(() -> new SinkOpening(factory, health, sleeper, stop::get)
+                .open(null, null, null)).isInstanceOf(SinkOpening.Abandoned.class);
+    }
+
+    @Test
+    void anUnreachableHoglakeControlPlaneIsNamedByItsUrl() {
+        MillpondConfig config = TestEnv.load("MILLPOND_DESTINATION", "hoglake",
+                "HOGLAKE_URL", "http://hoglake.internal:8080", "HOGLAKE_ALLOW_INSECURE_HTTP", "true",
+                "HOGLAKE_CATALOG", "millpond", "HOGLAKE_NAMESPACE", "analytics", "HOGLAKE_TABLE", "events",
+                "MILLPOND_SINK_OUTAGE_BUDGET_S", "0");
+        SinkFactory factory = SinkFactory.forDestination(config, "/nonexistent");
+        assertThat(factory.unreachable(StartupOutage.CATALOG))
+                .isEqualTo("the hoglake control plane (http://hoglake.internal:8080)");
+        assertThat(factory.writeRetry().ladder().attempts()).as("hoglake's own ladder").isEqualTo(
+                dev.millpond.pump.WriteRetry.hoglakeWrites(config.hoglake().maxRetryCount(), java.time.Duration.ZERO)
+                        .ladder().attempts());
     }
 
     @FunctionalInterface
@@ -123,21 +137,8 @@ class SinkOpeningTest {
         Sink open() throws Exception;
     }
 
-    private static SinkFactory factory(Opener opener) {
-        SinkFactory real = SinkFactory.forDestination("/nonexistent");
-        return new SinkFactory() {
-            @Override
-            public Sink open(MillpondConfig config, dev.millpond.observability.MillpondMetrics metrics,
-                             org.apache.arrow.memory.BufferAllocator memory,
-                             dev.millpond.memory.MemoryBudget budget) throws Exception {
-                return opener.open();
-            }
-
-            @Override
-            public Optional<StartupOutage> outage(MillpondConfig config, Throwable failure) {
-                return real.outage(config, failure);
-            }
-        };
+    private static SinkFactory factory(MillpondConfig config, Opener opener) {
+        return SinkFactory.forDestination(config, "/nonexistent").openingWith((metrics, memory, budget) -> opener.open());
     }
 
     private static MillpondConfig config(String budget) {

@@ -259,7 +259,7 @@ class FlushPlansTest {
 
     private Pipeline open(MillpondConfig config, RangeRecordingSink sink) throws Exception {
         MillpondMetrics metrics = new MillpondMetrics(registry, config.pipelineLabel(), config.brokerSource());
-        return Pipeline.open(config, metrics, new PumpHealth(), (c, m, memory, budget) -> sink, seconds -> { });
+        return Pipeline.open(config, metrics, new PumpHealth(), (m, memory, budget) -> sink, seconds -> { });
     }
 
     /** The plan committed for the group, as ranges sorted by partition; empty when none is recorded. */
