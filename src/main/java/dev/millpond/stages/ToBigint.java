@@ -1,13 +1,11 @@
 package dev.millpond.stages;
 
-import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Field;
 
 /**
  * bigint: {@code "42"} → 42 (optional sign, ASCII digits, int64 range); {@code "x"}, {@code "2.5"} → null;
@@ -16,55 +14,37 @@ import org.apache.arrow.vector.types.pojo.Field;
 final class ToBigint extends ColumnCoercion {
     static final ArrowType TYPE = new ArrowType.Int(64, true);
 
-    @Override
-    boolean isTarget(Field field) {
-        return TYPE.equals(field.getType());
-    }
-
-    @Override
-    FieldVector newTarget(String name, BufferAllocator allocator) {
-        return new BigIntVector(name, allocator);
+    ToBigint() {
+        super(TYPE, BigIntVector::new);
     }
 
     @Override
     int fill(FieldVector source, FieldVector target, int rows) {
         BigIntVector out = (BigIntVector) target;
-        int nulled = 0;
         if (source instanceof VarCharVector text) {
-            Utf8Slice slice = new Utf8Slice();
-            for (int i = 0; i < rows; i++) {
-                if (!text.isNull(i)) {
-                    Long v = parse(slice.load(text, i));
-                    if (v == null) {
-                        nulled++;
-                    } else {
-                        out.set(i, v);
-                    }
+            return eachText(text, rows, (i, s) -> {
+                Long v = parse(s);
+                if (v != null) {
+                    out.set(i, v);
                 }
-            }
-            return nulled;
+                return v != null;
+            });
         }
+        // -2^63 is exact as a double; 2^63 is not an int64, hence the strict upper bound.
         if (source instanceof Float8Vector doubles) {
-            for (int i = 0; i < rows; i++) {
-                if (!doubles.isNull(i)) {
-                    double d = doubles.get(i);
-                    // -2^63 is exact as a double; 2^63 is not an int64, hence the strict upper bound.
-                    if (d == Math.rint(d) && d >= -0x1p63 && d < 0x1p63) {
-                        out.set(i, (long) d);
-                    } else {
-                        nulled++;
-                    }
+            return eachDouble(doubles, rows, (i, d) -> {
+                boolean integral = d == Math.rint(d) && d >= -0x1p63 && d < 0x1p63;
+                if (integral) {
+                    out.set(i, (long) d);
                 }
-            }
-            return nulled;
+                return integral;
+            });
         }
         if (source instanceof BitVector bits) {
-            for (int i = 0; i < rows; i++) {
-                if (!bits.isNull(i)) {
-                    out.set(i, bits.get(i));
-                }
-            }
-            return 0;
+            return eachBit(bits, rows, (i, b) -> {
+                out.set(i, b);
+                return true;
+            });
         }
         return nullAll(source, rows);
     }

@@ -1,13 +1,11 @@
 package dev.millpond.stages;
 
-import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Field;
 
 /**
  * boolean: exactly {@code true}, {@code false}, {@code 1}, {@code 0} from text (the original's list, case-sensitive;
@@ -16,49 +14,33 @@ import org.apache.arrow.vector.types.pojo.Field;
 final class ToBoolean extends ColumnCoercion {
     static final ArrowType TYPE = ArrowType.Bool.INSTANCE;
 
-    @Override
-    boolean isTarget(Field field) {
-        return TYPE.equals(field.getType());
-    }
-
-    @Override
-    FieldVector newTarget(String name, BufferAllocator allocator) {
-        return new BitVector(name, allocator);
+    ToBoolean() {
+        super(TYPE, BitVector::new);
     }
 
     @Override
     int fill(FieldVector source, FieldVector target, int rows) {
         BitVector out = (BitVector) target;
-        int nulled = 0;
         if (source instanceof VarCharVector text) {
-            Utf8Slice slice = new Utf8Slice();
-            for (int i = 0; i < rows; i++) {
-                if (!text.isNull(i)) {
-                    int v = parse(slice.load(text, i));
-                    if (v < 0) {
-                        nulled++;
-                    } else {
-                        out.set(i, v);
-                    }
+            return eachText(text, rows, (i, s) -> {
+                int v = parse(s);
+                if (v >= 0) {
+                    out.set(i, v);
                 }
-            }
-            return nulled;
+                return v >= 0;
+            });
         }
         if (source instanceof BigIntVector ints) {
-            for (int i = 0; i < rows; i++) {
-                if (!ints.isNull(i)) {
-                    out.set(i, ints.get(i) != 0 ? 1 : 0);
-                }
-            }
-            return 0;
+            return eachLong(ints, rows, (i, v) -> {
+                out.set(i, v != 0 ? 1 : 0);
+                return true;
+            });
         }
         if (source instanceof Float8Vector doubles) {
-            for (int i = 0; i < rows; i++) {
-                if (!doubles.isNull(i)) {
-                    out.set(i, doubles.get(i) != 0 ? 1 : 0);
-                }
-            }
-            return 0;
+            return eachDouble(doubles, rows, (i, d) -> {
+                out.set(i, d != 0 ? 1 : 0);
+                return true;
+            });
         }
         return nullAll(source, rows);
     }

@@ -2,7 +2,6 @@ package dev.millpond.stages;
 
 import java.util.regex.Pattern;
 
-import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
@@ -10,7 +9,6 @@ import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Field;
 
 /**
  * double: decimal text ({@code 2.5}, {@code -1e3}, {@code .5}) and {@code inf}/{@code nan} spellings; int64 → double
@@ -22,49 +20,33 @@ final class ToDouble extends ColumnCoercion {
     private static final Pattern DECIMAL = Pattern.compile("[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?");
     private static final Pattern SPECIAL = Pattern.compile("[+-]?(?i:inf|infinity|nan)");
 
-    @Override
-    boolean isTarget(Field field) {
-        return TYPE.equals(field.getType());
-    }
-
-    @Override
-    FieldVector newTarget(String name, BufferAllocator allocator) {
-        return new Float8Vector(name, allocator);
+    ToDouble() {
+        super(TYPE, Float8Vector::new);
     }
 
     @Override
     int fill(FieldVector source, FieldVector target, int rows) {
         Float8Vector out = (Float8Vector) target;
-        int nulled = 0;
         if (source instanceof VarCharVector text) {
-            Utf8Slice slice = new Utf8Slice();
-            for (int i = 0; i < rows; i++) {
-                if (!text.isNull(i)) {
-                    Double v = parse(slice.load(text, i));
-                    if (v == null) {
-                        nulled++;
-                    } else {
-                        out.set(i, v);
-                    }
+            return eachText(text, rows, (i, s) -> {
+                Double v = parse(s);
+                if (v != null) {
+                    out.set(i, v);
                 }
-            }
-            return nulled;
+                return v != null;
+            });
         }
         if (source instanceof BigIntVector ints) {
-            for (int i = 0; i < rows; i++) {
-                if (!ints.isNull(i)) {
-                    out.set(i, (double) ints.get(i));
-                }
-            }
-            return 0;
+            return eachLong(ints, rows, (i, v) -> {
+                out.set(i, (double) v);
+                return true;
+            });
         }
         if (source instanceof BitVector bits) {
-            for (int i = 0; i < rows; i++) {
-                if (!bits.isNull(i)) {
-                    out.set(i, bits.get(i));
-                }
-            }
-            return 0;
+            return eachBit(bits, rows, (i, b) -> {
+                out.set(i, b);
+                return true;
+            });
         }
         return nullAll(source, rows);
     }

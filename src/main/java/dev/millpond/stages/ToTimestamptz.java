@@ -1,6 +1,5 @@
 package dev.millpond.stages;
 
-import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.TimeStampMicroTZVector;
@@ -8,7 +7,6 @@ import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Field;
 
 /**
  * timestamptz: microseconds, zone UTC. Strings per {@link TimestampText}; an int64 column is epoch microseconds;
@@ -19,42 +17,27 @@ final class ToTimestamptz extends ColumnCoercion {
     static final String ZONE = "UTC";
     static final ArrowType TYPE = new ArrowType.Timestamp(TimeUnit.MICROSECOND, ZONE);
 
-    @Override
-    boolean isTarget(Field field) {
-        return TYPE.equals(field.getType());
-    }
-
-    @Override
-    FieldVector newTarget(String name, BufferAllocator allocator) {
-        return new TimeStampMicroTZVector(name, allocator, ZONE);
+    ToTimestamptz() {
+        super(TYPE, (name, allocator) -> new TimeStampMicroTZVector(name, allocator, ZONE));
     }
 
     @Override
     int fill(FieldVector source, FieldVector target, int rows) {
         TimeStampMicroTZVector out = (TimeStampMicroTZVector) target;
         if (source instanceof VarCharVector text) {
-            Utf8Slice slice = new Utf8Slice();
-            int nulled = 0;
-            for (int i = 0; i < rows; i++) {
-                if (text.isNull(i)) {
-                    continue;
-                }
-                long micros = TimestampText.parseMicros(slice.load(text, i));
-                if (micros == TimestampText.INVALID) {
-                    nulled++;
-                } else {
+            return eachText(text, rows, (i, s) -> {
+                long micros = TimestampText.parseMicros(s);
+                if (micros != TimestampText.INVALID) {
                     out.set(i, micros);
                 }
-            }
-            return nulled;
+                return micros != TimestampText.INVALID;
+            });
         }
         if (source instanceof BigIntVector ints) {
-            for (int i = 0; i < rows; i++) {
-                if (!ints.isNull(i)) {
-                    out.set(i, ints.get(i));
-                }
-            }
-            return 0;
+            return eachLong(ints, rows, (i, v) -> {
+                out.set(i, v);
+                return true;
+            });
         }
         if (source instanceof TimeStampVector ts) {
             return fromTimestamp(ts, out, rows);

@@ -2,7 +2,6 @@ package dev.millpond.stages;
 
 import dev.millpond.convert.UuidText;
 
-import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.FixedSizeBinaryVector;
@@ -16,14 +15,14 @@ import org.apache.arrow.vector.types.pojo.Field;
  */
 final class ToUuid extends ColumnCoercion {
 
+    ToUuid() {
+        super(UuidType.INSTANCE, UuidVector::new);
+    }
+
+    /** Any uuid extension column, whatever instance of the type it carries. */
     @Override
     boolean isTarget(Field field) {
         return field.getType() instanceof UuidType;
-    }
-
-    @Override
-    FieldVector newTarget(String name, BufferAllocator allocator) {
-        return new UuidVector(name, allocator);
     }
 
     @Override
@@ -59,19 +58,13 @@ final class ToUuid extends ColumnCoercion {
 
     /** The hot path: no allocation per value. */
     private static int fromText(VarCharVector text, UuidVector out, int rows) {
-        Utf8Slice slice = new Utf8Slice();
         long[] bits = new long[2];
-        int nulled = 0;
-        for (int i = 0; i < rows; i++) {
-            if (text.isNull(i)) {
-                continue;
-            }
-            if (UuidText.parseInto(slice.load(text, i), bits)) {
+        return eachText(text, rows, (i, s) -> {
+            boolean valid = UuidText.parseInto(s, bits);
+            if (valid) {
                 out.setSafe(i, bits[0], bits[1]);
-            } else {
-                nulled++;
             }
-        }
-        return nulled;
+            return valid;
+        });
     }
 }

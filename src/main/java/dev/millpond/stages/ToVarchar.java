@@ -4,7 +4,6 @@ import dev.millpond.convert.DoubleText;
 
 import java.nio.charset.StandardCharsets;
 
-import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
@@ -12,7 +11,6 @@ import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.TimeStampMicroTZVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Field;
 
 /**
  * varchar: each value's text as conversion would write it — bools {@code true}/{@code false} (lower case), integers
@@ -24,26 +22,18 @@ final class ToVarchar extends ColumnCoercion {
     private static final byte[] TRUE = "true".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] FALSE = "false".getBytes(StandardCharsets.US_ASCII);
 
-    @Override
-    boolean isTarget(Field field) {
-        return TYPE.equals(field.getType());
-    }
-
-    @Override
-    FieldVector newTarget(String name, BufferAllocator allocator) {
-        return new VarCharVector(name, allocator);
+    ToVarchar() {
+        super(TYPE, VarCharVector::new);
     }
 
     @Override
     int fill(FieldVector source, FieldVector target, int rows) {
         VarCharVector out = (VarCharVector) target;
         if (source instanceof BitVector bits) {
-            for (int i = 0; i < rows; i++) {
-                if (!bits.isNull(i)) {
-                    out.setSafe(i, bits.get(i) != 0 ? TRUE : FALSE);
-                }
-            }
-            return 0;
+            return eachBit(bits, rows, (i, b) -> {
+                out.setSafe(i, b != 0 ? TRUE : FALSE);
+                return true;
+            });
         }
         if (source instanceof BigIntVector
                 || source instanceof Float8Vector
