@@ -1,15 +1,21 @@
-package dev.millpond.sinks.hoglake;
+package dev.millpond.sinks.hoglake.schema;
 
 import dev.millpond.config.HoglakePartitionField;
 import dev.millpond.config.HoglakeTransform;
-import dev.millpond.sinks.hoglake.HoglakeWire.AlterOp;
-import dev.millpond.sinks.hoglake.HoglakeWire.ColumnDef;
-import dev.millpond.sinks.hoglake.HoglakeWire.ColumnInfo;
-import dev.millpond.sinks.hoglake.HoglakeWire.PartitionField;
-import dev.millpond.sinks.hoglake.HoglakeWire.SetPartitionSpec;
-import dev.millpond.sinks.hoglake.HoglakeWire.SetSortOrder;
-import dev.millpond.sinks.hoglake.HoglakeWire.SortField;
-import dev.millpond.sinks.hoglake.HoglakeWire.TableInfo;
+import dev.millpond.sinks.hoglake.catalog.CatalogReply;
+import dev.millpond.sinks.hoglake.catalog.HoglakeCatalogClient;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.AlterOp;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.ColumnDef;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.ColumnInfo;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.PartitionField;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.SetPartitionSpec;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.SetSortOrder;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.SortField;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.TableInfo;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWriteException;
+import dev.millpond.sinks.hoglake.parquet.HoglakeColumnType;
+import dev.millpond.sinks.hoglake.parquet.UnsupportedColumnTypeException;
 import org.jboss.logging.Logger;
 
 import java.util.ArrayList;
@@ -23,7 +29,7 @@ import java.util.Optional;
  * in one alter (the first declaration, or the recovery when a crash fell between create and declare), and is verified;
  * any other divergence is fatal, printed in HOGLAKE_PARTITION_BY's grammar.
  */
-final class TableResolver {
+public final class TableResolver {
 
     private static final Logger LOG = Logger.getLogger(TableResolver.class);
 
@@ -34,7 +40,7 @@ final class TableResolver {
     private final TableLayout configured;
     private List<String> warnedMissingSort = List.of();
 
-    TableResolver(HoglakeCatalogClient client, String catalog, String namespace, String table,
+    public TableResolver(HoglakeCatalogClient client, String catalog, String namespace, String table,
             List<HoglakePartitionField> partitionBy, List<String> sortBy) {
         this.client = client;
         this.catalog = catalog;
@@ -43,12 +49,12 @@ final class TableResolver {
         this.configured = new TableLayout(List.copyOf(partitionBy), List.copyOf(sortBy));
     }
 
-    String qualified() {
+    public String qualified() {
         return namespace + "." + table;
     }
 
     /** The live table, laid out as configured; created from {@code columns} when it does not exist. */
-    TableInfo resolve(List<PayloadColumns.Sent> columns) {
+    public TableInfo resolve(List<PayloadColumns.Sent> columns) {
         CatalogReply<TableInfo> read = client.table(catalog, namespace, table);
         TableInfo info;
         if (read.ok()) {
