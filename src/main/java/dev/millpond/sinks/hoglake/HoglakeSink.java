@@ -67,9 +67,8 @@ public final class HoglakeSink implements Sink {
         this.client = client;
         this.store = store;
         this.orphans = new OrphanedFiles(metrics);
-        this.tables = new TableResolver(client, config.catalog(), config.namespace(), config.table(),
-                config.partitionBy(), sortBy);
-        this.evolution = new SchemaEvolution(client, metrics, config.catalog(), config.namespace(), config.table());
+        this.tables = new TableResolver(client, config, sortBy);
+        this.evolution = new SchemaEvolution(client, metrics, config);
         this.preparation = new FlushPreparation(store, orphans, metrics, dataPath, config.namespace(), config.table(),
                 config.partitionBy(), "millpond/" + config.table());
         this.drops = new PayloadDrops(metrics);

@@ -1,5 +1,6 @@
 package dev.millpond.sinks.hoglake.schema;
 
+import dev.millpond.config.HoglakeConfig;
 import dev.millpond.observability.ErrorType;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.sinks.hoglake.catalog.CatalogFailure;
@@ -39,13 +40,13 @@ public final class SchemaEvolution {
     private final String table;
     private final Set<String> warned = new HashSet<>();
 
-    public SchemaEvolution(HoglakeCatalogClient client, MillpondMetrics metrics, String catalog, String namespace,
-            String table) {
+    /** Evolves the table HOGLAKE_CATALOG, HOGLAKE_NAMESPACE and HOGLAKE_TABLE name. */
+    public SchemaEvolution(HoglakeCatalogClient client, MillpondMetrics metrics, HoglakeConfig config) {
         this.client = client;
         this.metrics = metrics;
-        this.catalog = catalog;
-        this.namespace = namespace;
-        this.table = table;
+        this.catalog = config.catalog();
+        this.namespace = config.namespace();
+        this.table = config.table();
     }
 
     /** The live table after adding and promoting what {@code columns} need. */

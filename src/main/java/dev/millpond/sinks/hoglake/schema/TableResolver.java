@@ -1,5 +1,6 @@
 package dev.millpond.sinks.hoglake.schema;
 
+import dev.millpond.config.HoglakeConfig;
 import dev.millpond.config.HoglakePartitionField;
 import dev.millpond.config.HoglakeTransform;
 import dev.millpond.sinks.hoglake.catalog.CatalogReply;
@@ -40,13 +41,16 @@ public final class TableResolver {
     private final TableLayout configured;
     private List<String> warnedMissingSort = List.of();
 
-    public TableResolver(HoglakeCatalogClient client, String catalog, String namespace, String table,
-            List<HoglakePartitionField> partitionBy, List<String> sortBy) {
+    /**
+     * Resolves the table HOGLAKE_CATALOG, HOGLAKE_NAMESPACE and HOGLAKE_TABLE name, laid out by HOGLAKE_PARTITION_BY
+     * and {@code sortBy} (MILLPOND_SORT_BY).
+     */
+    public TableResolver(HoglakeCatalogClient client, HoglakeConfig config, List<String> sortBy) {
         this.client = client;
-        this.catalog = catalog;
-        this.namespace = namespace;
-        this.table = table;
-        this.configured = new TableLayout(List.copyOf(partitionBy), List.copyOf(sortBy));
+        this.catalog = config.catalog();
+        this.namespace = config.namespace();
+        this.table = config.table();
+        this.configured = new TableLayout(List.copyOf(config.partitionBy()), List.copyOf(sortBy));
     }
 
     public String qualified() {
