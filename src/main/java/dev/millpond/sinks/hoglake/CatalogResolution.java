@@ -1,6 +1,9 @@
 package dev.millpond.sinks.hoglake;
 
-import dev.millpond.sinks.hoglake.HoglakeWire.CatalogInfo;
+import dev.millpond.sinks.hoglake.catalog.CatalogFailure;
+import dev.millpond.sinks.hoglake.catalog.CatalogReply;
+import dev.millpond.sinks.hoglake.catalog.HoglakeCatalogClient;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.CatalogInfo;
 import org.jboss.logging.Logger;
 
 import java.util.Optional;

@@ -2,6 +2,10 @@ package dev.millpond.sinks.hoglake;
 
 import dev.millpond.observability.ErrorType;
 import dev.millpond.sinks.WriteFailure;
+import dev.millpond.sinks.hoglake.catalog.CatalogFailure;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWriteException;
+import dev.millpond.sinks.hoglake.parquet.UnsupportedColumnTypeException;
+import dev.millpond.sinks.hoglake.schema.HoglakeLayoutException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;

@@ -5,9 +5,18 @@ import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.sinks.FlushBatch;
 import dev.millpond.sinks.Sink;
 import dev.millpond.sinks.WriteFailure;
-import dev.millpond.sinks.hoglake.HoglakeWire.CatalogInfo;
-import dev.millpond.sinks.hoglake.HoglakeWire.CommitResult;
-import dev.millpond.sinks.hoglake.HoglakeWire.TableInfo;
+import dev.millpond.sinks.hoglake.catalog.CatalogFailure;
+import dev.millpond.sinks.hoglake.catalog.CatalogReply;
+import dev.millpond.sinks.hoglake.catalog.HoglakeCatalogClient;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.CatalogInfo;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.CommitResult;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.TableInfo;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWriteException;
+import dev.millpond.sinks.hoglake.schema.PayloadColumns;
+import dev.millpond.sinks.hoglake.schema.PayloadDrops;
+import dev.millpond.sinks.hoglake.schema.SchemaEvolution;
+import dev.millpond.sinks.hoglake.schema.TableResolver;
 import org.apache.arrow.memory.BufferAllocator;
 import org.jboss.logging.Logger;
 
@@ -58,9 +67,8 @@ public final class HoglakeSink implements Sink {
         this.client = client;
         this.store = store;
         this.orphans = new OrphanedFiles(metrics);
-        this.tables = new TableResolver(client, config.catalog(), config.namespace(), config.table(),
-                config.partitionBy(), sortBy);
-        this.evolution = new SchemaEvolution(client, metrics, config.catalog(), config.namespace(), config.table());
+        this.tables = new TableResolver(client, config, sortBy);
+        this.evolution = new SchemaEvolution(client, metrics, config);
         this.preparation = new FlushPreparation(store, orphans, metrics, dataPath, config.namespace(), config.table(),
                 config.partitionBy(), "millpond/" + config.table());
         this.drops = new PayloadDrops(metrics);

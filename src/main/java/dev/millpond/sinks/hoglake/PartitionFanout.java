@@ -1,8 +1,13 @@
 package dev.millpond.sinks.hoglake;
 
 import dev.millpond.config.HoglakePartitionField;
-import dev.millpond.sinks.hoglake.HoglakeWire.ColumnInfo;
-import dev.millpond.sinks.hoglake.HoglakeWire.TableInfo;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.ColumnInfo;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.TableInfo;
+import dev.millpond.sinks.hoglake.parquet.HoglakeColumnType;
+import dev.millpond.sinks.hoglake.parquet.LiveTypeCasts;
+import dev.millpond.sinks.hoglake.schema.HoglakeLayoutException;
+import dev.millpond.sinks.hoglake.schema.PartitionValue;
+import dev.millpond.sinks.hoglake.schema.TableLayout;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 

@@ -2,7 +2,7 @@ package dev.millpond.sinks.hoglake;
 
 import dev.millpond.sinks.FlushBatch;
 import dev.millpond.sinks.OffsetRange;
-import dev.millpond.sinks.hoglake.HoglakeWire.CommitRequest;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.CommitRequest;
 
 import java.util.List;
 import java.util.UUID;

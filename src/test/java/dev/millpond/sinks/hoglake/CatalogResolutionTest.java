@@ -1,6 +1,6 @@
 package dev.millpond.sinks.hoglake;
 
-import dev.millpond.sinks.hoglake.HoglakeWire.CatalogInfo;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.CatalogInfo;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

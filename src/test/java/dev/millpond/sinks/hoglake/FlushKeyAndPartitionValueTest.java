@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.millpond.config.HoglakeTransform;
 import dev.millpond.sinks.OffsetRange;
 
+import dev.millpond.sinks.hoglake.parquet.HoglakeColumnType;
+import dev.millpond.sinks.hoglake.parquet.UnsupportedColumnTypeException;
+import dev.millpond.sinks.hoglake.schema.PartitionValue;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

@@ -5,6 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.millpond.observability.ErrorType;
 import dev.millpond.sinks.WriteFailure;
 import dev.millpond.sinks.WriteFailure.Kind;
+import dev.millpond.sinks.hoglake.catalog.CatalogCall;
+import dev.millpond.sinks.hoglake.catalog.CatalogFailure;
+import dev.millpond.sinks.hoglake.catalog.HoglakeHttpException;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWriteException;
+import dev.millpond.sinks.hoglake.parquet.UnsupportedColumnTypeException;
+import dev.millpond.sinks.hoglake.schema.HoglakeLayoutException;
+import dev.millpond.sinks.hoglake.schema.PayloadColumns;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 

@@ -1,4 +1,4 @@
-package dev.millpond.sinks.hoglake;
+package dev.millpond.sinks.hoglake.parquet;
 
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
@@ -10,12 +10,12 @@ import java.util.Optional;
  * type, never of the hoglake type: uint32 is an Iceberg long, uint64 a decimal(20,0), the three non-nano timestamp
  * precisions are all micros.
  */
-public final class HoglakeIcebergTypes {
+final class HoglakeIcebergTypes {
     private HoglakeIcebergTypes() {
     }
 
     /** Empty for containers, variant and unknown names; {@code precision}/{@code scale} only matter for decimal. */
-    public static Optional<Type> of(String wireName, int precision, int scale) {
+    static Optional<Type> of(String wireName, int precision, int scale) {
         Type t = switch (wireName) {
             case "boolean" -> Types.BooleanType.get();
             case "int8", "int16", "int", "uint8", "uint16" -> Types.IntegerType.get();

@@ -1,6 +1,7 @@
-package dev.millpond.sinks.hoglake;
+package dev.millpond.sinks.hoglake.schema;
 
 import dev.millpond.observability.SkipReason;
+import dev.millpond.sinks.hoglake.parquet.HoglakeColumnType;
 import dev.millpond.stages.UuidType;
 import dev.millpond.vocabulary.Identifiers;
 import org.apache.arrow.vector.types.DateUnit;
@@ -25,22 +26,22 @@ import java.util.Optional;
  * @param sent    the columns to send, with their hoglake type
  * @param dropped the names dropped, with why
  */
-record PayloadColumns(List<Sent> sent, List<Dropped> dropped) {
+public record PayloadColumns(List<Sent> sent, List<Dropped> dropped) {
 
     static final int MAX_NAME_CHARS = 128;
-    static final String INSERTED_AT = "_inserted_at";
+    public static final String INSERTED_AT = "_inserted_at";
     static final String RESERVED_PREFIX = "_hog";
 
-    record Sent(Field field, HoglakeColumnType type) {
-        String name() {
+    public record Sent(Field field, HoglakeColumnType type) {
+        public String name() {
             return field.getName();
         }
     }
 
-    record Dropped(String name, Optional<SkipReason> reason, String why) {
+    public record Dropped(String name, Optional<SkipReason> reason, String why) {
     }
 
-    static PayloadColumns of(Schema schema) {
+    public static PayloadColumns of(Schema schema) {
         List<Sent> sent = new ArrayList<>();
         List<Dropped> dropped = new ArrayList<>();
         for (Field field : schema.getFields()) {
@@ -61,7 +62,7 @@ record PayloadColumns(List<Sent> sent, List<Dropped> dropped) {
     }
 
     /** Empty when a key of this name can become a column. */
-    static Optional<SkipReason> dropReason(String name) {
+    public static Optional<SkipReason> dropReason(String name) {
         if (name.length() > MAX_NAME_CHARS || !Identifiers.isSafe(name)) {
             return Optional.of(SkipReason.UNSAFE_FIELD_NAME);
         }

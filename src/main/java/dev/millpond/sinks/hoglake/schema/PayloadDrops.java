@@ -1,11 +1,11 @@
-package dev.millpond.sinks.hoglake;
+package dev.millpond.sinks.hoglake.schema;
 
 import dev.millpond.observability.ErrorType;
 import dev.millpond.observability.MillpondMetrics;
 import org.jboss.logging.Logger;
 
 /** Counts the payload keys a flush drops: one {@code records_skipped_total{reason}} per field per flush. */
-final class PayloadDrops {
+public final class PayloadDrops {
 
     private static final Logger LOG = Logger.getLogger(PayloadDrops.class);
     /** Longest name quoted in a warning: an unsafe key can be arbitrarily long. */
@@ -13,11 +13,11 @@ final class PayloadDrops {
 
     private final MillpondMetrics metrics;
 
-    PayloadDrops(MillpondMetrics metrics) {
+    public PayloadDrops(MillpondMetrics metrics) {
         this.metrics = metrics;
     }
 
-    void count(PayloadColumns columns) {
+    public void count(PayloadColumns columns) {
         for (PayloadColumns.Dropped d : columns.dropped()) {
             String name = d.name().length() <= MAX_NAME_CHARS ? d.name()
                     : d.name().substring(0, MAX_NAME_CHARS) + "…";

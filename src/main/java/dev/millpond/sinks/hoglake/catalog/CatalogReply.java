@@ -1,4 +1,4 @@
-package dev.millpond.sinks.hoglake;
+package dev.millpond.sinks.hoglake.catalog;
 
 /** The outcome of one catalog request, as a value: the answer, or a classified failure. */
 public sealed interface CatalogReply<T> {

@@ -1,4 +1,4 @@
-package dev.millpond.sinks.hoglake;
+package dev.millpond.sinks.hoglake.parquet;
 
 import org.apache.iceberg.types.Type;
 import org.apache.parquet.schema.LogicalTypeAnnotation;

@@ -1,8 +1,8 @@
-package dev.millpond.sinks.hoglake;
+package dev.millpond.sinks.hoglake.parquet;
 
 import dev.millpond.convert.DoubleText;
 import dev.millpond.convert.UuidText;
-import dev.millpond.sinks.hoglake.HoglakeParquetWriter.LeafWriter;
+import dev.millpond.sinks.hoglake.parquet.HoglakeParquetWriter.LeafWriter;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
@@ -34,7 +34,7 @@ import java.util.UUID;
  * not a UUID becomes null). A live string column takes any scalar as the converter's text; a live long or double
  * takes narrower numbers. Anything else is not castable and the caller leaves the column out.
  */
-final class LiveTypeCasts {
+public final class LiveTypeCasts {
 
     private static final DateTimeFormatter TIMESTAMP_TEXT = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS'Z'")
             .withZone(ZoneOffset.UTC);
@@ -86,7 +86,7 @@ final class LiveTypeCasts {
     }
 
     /** Non-null values of {@code v} that are not UUIDs: what writing it into a live uuid column nulls. */
-    static long unparseableUuids(VarCharVector v) {
+    public static long unparseableUuids(VarCharVector v) {
         long[] bits = new long[2];
         long bad = 0;
         for (int r = 0; r < v.getValueCount(); r++) {
@@ -102,7 +102,7 @@ final class LiveTypeCasts {
      * transforms take): the same value the file holds, so a file's partition tuple describes its rows. Null for a
      * null, or a value the cast nulls.
      */
-    static Object icebergValue(HoglakeColumnType live, FieldVector vector, int row) {
+    public static Object icebergValue(HoglakeColumnType live, FieldVector vector, int row) {
         FieldVector v = vector instanceof ExtensionTypeVector<?> ext ? ext.getUnderlyingVector() : vector;
         if (v.isNull(row)) {
             return null;

@@ -1,4 +1,4 @@
-package dev.millpond.sinks.hoglake;
+package dev.millpond.sinks.hoglake.catalog;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import jakarta.ws.rs.core.Response;
@@ -10,7 +10,7 @@ import java.util.Optional;
  * Turns every non-2xx answer into a {@link HoglakeHttpException}, 3xx included (redirects are not followed: a
  * control plane that redirects is misconfigured, and following one could send a commit somewhere else).
  */
-public final class HoglakeErrorMapper implements ResponseExceptionMapper<HoglakeHttpException> {
+final class HoglakeErrorMapper implements ResponseExceptionMapper<HoglakeHttpException> {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @Override

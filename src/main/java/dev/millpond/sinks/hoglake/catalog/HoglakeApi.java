@@ -1,14 +1,14 @@
-package dev.millpond.sinks.hoglake;
+package dev.millpond.sinks.hoglake.catalog;
 
-import dev.millpond.sinks.hoglake.HoglakeWire.Alter;
-import dev.millpond.sinks.hoglake.HoglakeWire.CatalogInfo;
-import dev.millpond.sinks.hoglake.HoglakeWire.CommitRequest;
-import dev.millpond.sinks.hoglake.HoglakeWire.CommitResult;
-import dev.millpond.sinks.hoglake.HoglakeWire.CreateCatalog;
-import dev.millpond.sinks.hoglake.HoglakeWire.CreateNamespace;
-import dev.millpond.sinks.hoglake.HoglakeWire.CreateTable;
-import dev.millpond.sinks.hoglake.HoglakeWire.NamespaceInfo;
-import dev.millpond.sinks.hoglake.HoglakeWire.TableInfo;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.Alter;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.CatalogInfo;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.CommitRequest;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.CommitResult;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.CreateCatalog;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.CreateNamespace;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.CreateTable;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.NamespaceInfo;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.TableInfo;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;

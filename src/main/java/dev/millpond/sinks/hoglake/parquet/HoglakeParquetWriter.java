@@ -1,6 +1,6 @@
-package dev.millpond.sinks.hoglake;
+package dev.millpond.sinks.hoglake.parquet;
 
-import dev.millpond.sinks.hoglake.HoglakeWire.ColumnStats;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.ColumnStats;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;

@@ -1,23 +1,23 @@
-package dev.millpond.sinks.hoglake;
+package dev.millpond.sinks.hoglake.catalog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.millpond.observability.ErrorType;
-import dev.millpond.sinks.hoglake.HoglakeWire.AddColumn;
-import dev.millpond.sinks.hoglake.HoglakeWire.ColumnDef;
-import dev.millpond.sinks.hoglake.HoglakeWire.ColumnStats;
-import dev.millpond.sinks.hoglake.HoglakeWire.CommitRequest;
-import dev.millpond.sinks.hoglake.HoglakeWire.CommitResult;
-import dev.millpond.sinks.hoglake.HoglakeWire.FileRegistration;
-import dev.millpond.sinks.hoglake.HoglakeWire.PartitionField;
-import dev.millpond.sinks.hoglake.HoglakeWire.PromoteColumn;
-import dev.millpond.sinks.hoglake.HoglakeWire.SetPartitionSpec;
-import dev.millpond.sinks.hoglake.HoglakeWire.SetSortOrder;
-import dev.millpond.sinks.hoglake.HoglakeWire.SortField;
-import dev.millpond.sinks.hoglake.HoglakeWire.TableAppend;
-import dev.millpond.sinks.hoglake.HoglakeWire.TableInfo;
-import dev.millpond.sinks.hoglake.HoglakeWire.TypeParams;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.AddColumn;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.ColumnDef;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.ColumnStats;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.CommitRequest;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.CommitResult;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.FileRegistration;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.PartitionField;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.PromoteColumn;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.SetPartitionSpec;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.SetSortOrder;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.SortField;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.TableAppend;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.TableInfo;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.TypeParams;
 import dev.millpond.testsupport.hoglake.HoglakeServer;
 import io.quarkus.test.junit.QuarkusTest;
 

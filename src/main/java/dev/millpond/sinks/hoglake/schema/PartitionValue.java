@@ -1,6 +1,8 @@
-package dev.millpond.sinks.hoglake;
+package dev.millpond.sinks.hoglake.schema;
 
 import dev.millpond.config.HoglakeTransform;
+import dev.millpond.sinks.hoglake.parquet.HoglakeColumnType;
+import dev.millpond.sinks.hoglake.parquet.UnsupportedColumnTypeException;
 import org.apache.iceberg.transforms.Transform;
 import org.apache.iceberg.transforms.Transforms;
 import org.apache.iceberg.types.Type;

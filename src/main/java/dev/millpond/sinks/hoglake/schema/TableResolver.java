@@ -1,15 +1,22 @@
-package dev.millpond.sinks.hoglake;
+package dev.millpond.sinks.hoglake.schema;
 
+import dev.millpond.config.HoglakeConfig;
 import dev.millpond.config.HoglakePartitionField;
 import dev.millpond.config.HoglakeTransform;
-import dev.millpond.sinks.hoglake.HoglakeWire.AlterOp;
-import dev.millpond.sinks.hoglake.HoglakeWire.ColumnDef;
-import dev.millpond.sinks.hoglake.HoglakeWire.ColumnInfo;
-import dev.millpond.sinks.hoglake.HoglakeWire.PartitionField;
-import dev.millpond.sinks.hoglake.HoglakeWire.SetPartitionSpec;
-import dev.millpond.sinks.hoglake.HoglakeWire.SetSortOrder;
-import dev.millpond.sinks.hoglake.HoglakeWire.SortField;
-import dev.millpond.sinks.hoglake.HoglakeWire.TableInfo;
+import dev.millpond.sinks.hoglake.catalog.CatalogReply;
+import dev.millpond.sinks.hoglake.catalog.HoglakeCatalogClient;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.AlterOp;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.ColumnDef;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.ColumnInfo;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.PartitionField;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.SetPartitionSpec;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.SetSortOrder;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.SortField;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.TableInfo;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWriteException;
+import dev.millpond.sinks.hoglake.parquet.HoglakeColumnType;
+import dev.millpond.sinks.hoglake.parquet.UnsupportedColumnTypeException;
 import org.jboss.logging.Logger;
 
 import java.util.ArrayList;
@@ -23,7 +30,7 @@ import java.util.Optional;
  * in one alter (the first declaration, or the recovery when a crash fell between create and declare), and is verified;
  * any other divergence is fatal, printed in HOGLAKE_PARTITION_BY's grammar.
  */
-final class TableResolver {
+public final class TableResolver {
 
     private static final Logger LOG = Logger.getLogger(TableResolver.class);
 
@@ -34,21 +41,24 @@ final class TableResolver {
     private final TableLayout configured;
     private List<String> warnedMissingSort = List.of();
 
-    TableResolver(HoglakeCatalogClient client, String catalog, String namespace, String table,
-            List<HoglakePartitionField> partitionBy, List<String> sortBy) {
+    /**
+     * Resolves the table HOGLAKE_CATALOG, HOGLAKE_NAMESPACE and HOGLAKE_TABLE name, laid out by HOGLAKE_PARTITION_BY
+     * and {@code sortBy} (MILLPOND_SORT_BY).
+     */
+    public TableResolver(HoglakeCatalogClient client, HoglakeConfig config, List<String> sortBy) {
         this.client = client;
-        this.catalog = catalog;
-        this.namespace = namespace;
-        this.table = table;
-        this.configured = new TableLayout(List.copyOf(partitionBy), List.copyOf(sortBy));
+        this.catalog = config.catalog();
+        this.namespace = config.namespace();
+        this.table = config.table();
+        this.configured = new TableLayout(List.copyOf(config.partitionBy()), List.copyOf(sortBy));
     }
 
-    String qualified() {
+    public String qualified() {
         return namespace + "." + table;
     }
 
     /** The live table, laid out as configured; created from {@code columns} when it does not exist. */
-    TableInfo resolve(List<PayloadColumns.Sent> columns) {
+    public TableInfo resolve(List<PayloadColumns.Sent> columns) {
         CatalogReply<TableInfo> read = client.table(catalog, namespace, table);
         TableInfo info;
         if (read.ok()) {

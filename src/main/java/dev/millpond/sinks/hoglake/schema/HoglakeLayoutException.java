@@ -1,4 +1,4 @@
-package dev.millpond.sinks.hoglake;
+package dev.millpond.sinks.hoglake.schema;
 
 /**
  * The live table's partition spec or sort order diverges from configuration, or configuration names a partition

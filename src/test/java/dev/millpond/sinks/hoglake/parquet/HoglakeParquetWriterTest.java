@@ -1,11 +1,11 @@
-package dev.millpond.sinks.hoglake;
+package dev.millpond.sinks.hoglake.parquet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.millpond.sinks.hoglake.HoglakeParquetWriter.Column;
-import dev.millpond.sinks.hoglake.HoglakeParquetWriter.EncodedFile;
-import dev.millpond.sinks.hoglake.HoglakeWire.ColumnStats;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.ColumnStats;
+import dev.millpond.sinks.hoglake.parquet.HoglakeParquetWriter.Column;
+import dev.millpond.sinks.hoglake.parquet.HoglakeParquetWriter.EncodedFile;
 import dev.millpond.stages.UuidVector;
 
 import java.io.ByteArrayInputStream;

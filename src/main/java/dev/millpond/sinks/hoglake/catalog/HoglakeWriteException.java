@@ -1,4 +1,4 @@
-package dev.millpond.sinks.hoglake;
+package dev.millpond.sinks.hoglake.catalog;
 
 /** A catalog request of the write path failed; the failure carries the verdict the pump's ladder reads. */
 public final class HoglakeWriteException extends RuntimeException {

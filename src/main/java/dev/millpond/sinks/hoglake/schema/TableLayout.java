@@ -1,11 +1,11 @@
-package dev.millpond.sinks.hoglake;
+package dev.millpond.sinks.hoglake.schema;
 
 import dev.millpond.config.HoglakePartitionField;
 import dev.millpond.config.HoglakeTransform;
-import dev.millpond.sinks.hoglake.HoglakeWire.ColumnInfo;
-import dev.millpond.sinks.hoglake.HoglakeWire.PartitionField;
-import dev.millpond.sinks.hoglake.HoglakeWire.SortField;
-import dev.millpond.sinks.hoglake.HoglakeWire.TableInfo;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.ColumnInfo;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.PartitionField;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.SortField;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.TableInfo;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -18,12 +18,12 @@ import java.util.OptionalInt;
  * ascending with nulls last, the only order millpond declares. A key declared otherwise by another writer prints
  * with its direction and null order, so it never compares equal to configuration.
  */
-record TableLayout(List<HoglakePartitionField> partitionBy, List<String> sortBy) {
+public record TableLayout(List<HoglakePartitionField> partitionBy, List<String> sortBy) {
 
     static final String ASC = "asc";
     static final String NULLS_LAST = "nulls_last";
 
-    static TableLayout of(TableInfo table) {
+    public static TableLayout of(TableInfo table) {
         List<HoglakePartitionField> partitions = new ArrayList<>();
         if (table.partitionSpec() != null && table.partitionSpec().fields() != null) {
             for (PartitionField f : table.partitionSpec().fields()) {
@@ -56,11 +56,11 @@ record TableLayout(List<HoglakePartitionField> partitionBy, List<String> sortBy)
         return table.columns().stream().filter(c -> c.fieldId() == fieldId).findFirst();
     }
 
-    static Optional<ColumnInfo> column(TableInfo table, String name) {
+    public static Optional<ColumnInfo> column(TableInfo table, String name) {
         return table.columns().stream().filter(c -> c.name().equals(name)).findFirst();
     }
 
-    String partitionGrammar() {
+    public String partitionGrammar() {
         return partitionBy.isEmpty() ? "(unpartitioned)" : HoglakePartitionField.grammar(partitionBy);
     }
 

@@ -1,4 +1,4 @@
-package dev.millpond.sinks.hoglake;
+package dev.millpond.sinks.hoglake.parquet;
 
 /** A column whose type this writer cannot encode: permanent, retrying cannot change the type. */
 public final class UnsupportedColumnTypeException extends RuntimeException {

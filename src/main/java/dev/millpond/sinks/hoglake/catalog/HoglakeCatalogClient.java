@@ -1,12 +1,12 @@
-package dev.millpond.sinks.hoglake;
+package dev.millpond.sinks.hoglake.catalog;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import dev.millpond.sinks.hoglake.HoglakeWire.AlterOp;
-import dev.millpond.sinks.hoglake.HoglakeWire.CatalogInfo;
-import dev.millpond.sinks.hoglake.HoglakeWire.CommitRequest;
-import dev.millpond.sinks.hoglake.HoglakeWire.CommitResult;
-import dev.millpond.sinks.hoglake.HoglakeWire.NamespaceInfo;
-import dev.millpond.sinks.hoglake.HoglakeWire.TableInfo;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.AlterOp;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.CatalogInfo;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.CommitRequest;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.CommitResult;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.NamespaceInfo;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.TableInfo;
 import io.quarkus.rest.client.reactive.QuarkusRestClientBuilder;
 import io.vertx.core.VertxException;
 import jakarta.ws.rs.ProcessingException;

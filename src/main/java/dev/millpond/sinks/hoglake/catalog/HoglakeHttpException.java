@@ -1,4 +1,4 @@
-package dev.millpond.sinks.hoglake;
+package dev.millpond.sinks.hoglake.catalog;
 
 import java.util.Optional;
 
@@ -8,7 +8,7 @@ public final class HoglakeHttpException extends RuntimeException {
     private final transient Optional<HoglakeWire.ApiError> body;
     private final Optional<String> retryAfter;
 
-    HoglakeHttpException(int status, Optional<HoglakeWire.ApiError> body, Optional<String> retryAfter) {
+    public HoglakeHttpException(int status, Optional<HoglakeWire.ApiError> body, Optional<String> retryAfter) {
         super("HTTP " + status + body.map(b -> " " + b.error() + (b.detail() == null ? "" : ": " + b.detail()))
                 .orElse(""), null, false, false);
         this.status = status;

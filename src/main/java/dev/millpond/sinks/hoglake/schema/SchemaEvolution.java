@@ -1,13 +1,19 @@
-package dev.millpond.sinks.hoglake;
+package dev.millpond.sinks.hoglake.schema;
 
+import dev.millpond.config.HoglakeConfig;
 import dev.millpond.observability.ErrorType;
 import dev.millpond.observability.MillpondMetrics;
-import dev.millpond.sinks.hoglake.HoglakeWire.AddColumn;
-import dev.millpond.sinks.hoglake.HoglakeWire.AlterOp;
-import dev.millpond.sinks.hoglake.HoglakeWire.ColumnDef;
-import dev.millpond.sinks.hoglake.HoglakeWire.ColumnInfo;
-import dev.millpond.sinks.hoglake.HoglakeWire.PromoteColumn;
-import dev.millpond.sinks.hoglake.HoglakeWire.TableInfo;
+import dev.millpond.sinks.hoglake.catalog.CatalogFailure;
+import dev.millpond.sinks.hoglake.catalog.CatalogReply;
+import dev.millpond.sinks.hoglake.catalog.HoglakeCatalogClient;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.AddColumn;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.AlterOp;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.ColumnDef;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.ColumnInfo;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.PromoteColumn;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWire.TableInfo;
+import dev.millpond.sinks.hoglake.catalog.HoglakeWriteException;
+import dev.millpond.sinks.hoglake.parquet.HoglakeColumnType;
 import org.jboss.logging.Logger;
 
 import java.util.ArrayList;
@@ -23,7 +29,7 @@ import java.util.Set;
  * file, logged, counted as {@code errors_total{type="schema"}}); a failure the next attempt may not meet (an
  * unreachable catalog, a concurrent DDL conflict) fails the flush instead, to be retried.
  */
-final class SchemaEvolution {
+public final class SchemaEvolution {
 
     private static final Logger LOG = Logger.getLogger(SchemaEvolution.class);
 
@@ -34,17 +40,17 @@ final class SchemaEvolution {
     private final String table;
     private final Set<String> warned = new HashSet<>();
 
-    SchemaEvolution(HoglakeCatalogClient client, MillpondMetrics metrics, String catalog, String namespace,
-            String table) {
+    /** Evolves the table HOGLAKE_CATALOG, HOGLAKE_NAMESPACE and HOGLAKE_TABLE name. */
+    public SchemaEvolution(HoglakeCatalogClient client, MillpondMetrics metrics, HoglakeConfig config) {
         this.client = client;
         this.metrics = metrics;
-        this.catalog = catalog;
-        this.namespace = namespace;
-        this.table = table;
+        this.catalog = config.catalog();
+        this.namespace = config.namespace();
+        this.table = config.table();
     }
 
     /** The live table after adding and promoting what {@code columns} need. */
-    TableInfo evolve(TableInfo info, List<PayloadColumns.Sent> columns) {
+    public TableInfo evolve(TableInfo info, List<PayloadColumns.Sent> columns) {
         List<ColumnDef> added = new ArrayList<>();
         List<PromoteColumn> promoted = new ArrayList<>();
         for (PayloadColumns.Sent c : columns) {

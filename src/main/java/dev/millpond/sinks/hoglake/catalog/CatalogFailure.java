@@ -1,4 +1,4 @@
-package dev.millpond.sinks.hoglake;
+package dev.millpond.sinks.hoglake.catalog;
 
 import dev.millpond.observability.ErrorType;
 
@@ -23,7 +23,7 @@ import java.util.OptionalInt;
 public record CatalogFailure(CatalogCall call, OptionalInt status, Optional<String> error, String detail,
         Optional<Duration> retryAfter, boolean retryable) {
 
-    static CatalogFailure fromHttp(CatalogCall call, HoglakeHttpException e) {
+    public static CatalogFailure fromHttp(CatalogCall call, HoglakeHttpException e) {
         int status = e.status();
         Optional<String> error = e.body().map(HoglakeWire.ApiError::error);
         String detail = e.body().map(b -> b.detail() == null ? "" : b.detail()).orElse(e.getMessage());
@@ -32,7 +32,7 @@ public record CatalogFailure(CatalogCall call, OptionalInt status, Optional<Stri
         return new CatalogFailure(call, OptionalInt.of(status), error, detail, retryAfter, retryable(call, status));
     }
 
-    static CatalogFailure transport(CatalogCall call, Throwable cause) {
+    public static CatalogFailure transport(CatalogCall call, Throwable cause) {
         return new CatalogFailure(call, OptionalInt.empty(), Optional.empty(), String.valueOf(cause),
                 Optional.empty(), true);
     }

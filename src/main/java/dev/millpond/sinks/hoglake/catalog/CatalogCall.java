@@ -1,4 +1,4 @@
-package dev.millpond.sinks.hoglake;
+package dev.millpond.sinks.hoglake.catalog;
 
 /** Which kind of request failed: a 409 means something different for each. */
 public enum CatalogCall {
