@@ -1,6 +1,6 @@
 package dev.millpond.config;
 
-import dev.millpond.convert.UuidText;
+import dev.millpond.vocabulary.UuidText;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,5 +1,6 @@
 package dev.millpond.convert;
 
+import dev.millpond.vocabulary.DoubleText;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -255,7 +256,7 @@ public final class BatchUnifier {
             if (src instanceof BigIntVector v) {
                 text.putLong(v.get(i));
             } else if (src instanceof Float8Vector v) {
-                DoubleText.append(v.get(i), text);
+                text.putDouble(v.get(i));
             } else if (src instanceof BitVector v) {
                 text.put(v.get(i) != 0 ? JsonText.TRUE : JsonText.FALSE);
             } else if (src instanceof VarCharVector v) {

@@ -1,5 +1,7 @@
 package dev.millpond.convert;
 
+import dev.millpond.vocabulary.DoubleText;
+
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -47,6 +49,12 @@ final class ByteBuf {
 
     void put(byte[] src) {
         put(src, 0, src.length);
+    }
+
+    /** Appends the shortest text of {@code v} ({@link DoubleText}); {@code null} for a non-finite value. */
+    void putDouble(double v) {
+        ensure(DoubleText.MAX_LENGTH);
+        length = DoubleText.write(v, data, length);
     }
 
     /** Appends the decimal text of {@code v}. */

@@ -1,5 +1,6 @@
 package dev.millpond.convert;
 
+import dev.millpond.vocabulary.DoubleText;
 import com.fasterxml.jackson.core.io.NumberInput;
 import java.util.Arrays;
 
@@ -21,7 +22,7 @@ import java.util.Arrays;
  *       {@code \" \\ \b \t \n \f \r} and lower-case {@code \\u00XX} for the other control characters escaped;</li>
  *   <li>integers: their exact source text (JSON integer syntax is canonical already);</li>
  *   <li>floats: copied when {@link DoubleText#isShortestDecimal}, else parsed the way Jackson parses them and written
- *       with {@link DoubleText#append} (an overflowing literal keeps its source text);</li>
+ *       with {@link DoubleText#write} (an overflowing literal keeps its source text);</li>
  *   <li>{@code true}, {@code false}, {@code null}; no whitespace; every key once per object (a repeated key is merged
  *       by the writer's slow path, so its text differs from the source).</li>
  * </ul>
@@ -197,7 +198,7 @@ final class CanonicalNestedCopy {
                         if (Double.isInfinite(v)) {
                             out.put(b, numStart, len); // overflowing literal: the writer keeps its source text
                         } else {
-                            DoubleText.append(v, out);
+                            out.putDouble(v);
                         }
                         run = i;
                     }

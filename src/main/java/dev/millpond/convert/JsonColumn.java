@@ -173,7 +173,7 @@ final class JsonColumn {
                 int start = text.length;
                 switch (k) {
                     case K_LONG -> text.putLong(vals[i]);
-                    case K_DOUBLE -> DoubleText.append(Double.longBitsToDouble(vals[i]), text);
+                    case K_DOUBLE -> text.putDouble(Double.longBitsToDouble(vals[i]));
                     case K_BOOL -> text.put(vals[i] != 0 ? JsonText.TRUE : JsonText.FALSE);
                     default -> throw new IllegalStateException("kind " + k);
                 }

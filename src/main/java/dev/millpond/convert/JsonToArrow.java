@@ -1,5 +1,6 @@
 package dev.millpond.convert;
 
+import dev.millpond.vocabulary.DoubleText;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;

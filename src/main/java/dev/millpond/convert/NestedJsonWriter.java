@@ -1,5 +1,6 @@
 package dev.millpond.convert;
 
+import dev.millpond.vocabulary.DoubleText;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
@@ -103,7 +104,7 @@ final class NestedJsonWriter {
                 if (Double.isInfinite(d)) {
                     JsonText.appendUtf8(p.getTextCharacters(), p.getTextOffset(), p.getTextLength(), out);
                 } else {
-                    DoubleText.append(d, out);
+                    out.putDouble(d);
                 }
             }
             case VALUE_TRUE -> out.put(JsonText.TRUE);

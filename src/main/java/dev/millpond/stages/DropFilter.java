@@ -1,5 +1,6 @@
 package dev.millpond.stages;
 
+import dev.millpond.vocabulary.UuidVector;
 import dev.millpond.config.FilterValues;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.SkipReason;

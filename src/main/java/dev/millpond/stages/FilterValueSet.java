@@ -1,7 +1,8 @@
 package dev.millpond.stages;
 
+import dev.millpond.vocabulary.UuidVector;
 import dev.millpond.config.FilterValues;
-import dev.millpond.convert.UuidText;
+import dev.millpond.vocabulary.UuidText;
 
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,5 +1,6 @@
 package dev.millpond.stages;
 
+import dev.millpond.vocabulary.UuidVector;
 import java.util.Arrays;
 import java.util.List;
 

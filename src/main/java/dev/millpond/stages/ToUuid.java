@@ -1,6 +1,8 @@
 package dev.millpond.stages;
 
-import dev.millpond.convert.UuidText;
+import dev.millpond.vocabulary.UuidType;
+import dev.millpond.vocabulary.UuidVector;
+import dev.millpond.vocabulary.UuidText;
 
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;

@@ -1,6 +1,7 @@
 package dev.millpond.stages;
 
-import dev.millpond.convert.DoubleText;
+import dev.millpond.vocabulary.UuidVector;
+import dev.millpond.vocabulary.DoubleText;
 
 import java.nio.charset.StandardCharsets;
 

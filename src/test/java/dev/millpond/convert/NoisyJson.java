@@ -1,5 +1,6 @@
 package dev.millpond.convert;
 
+import dev.millpond.vocabulary.DoubleText;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Locale;

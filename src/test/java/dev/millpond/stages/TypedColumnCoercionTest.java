@@ -1,5 +1,7 @@
 package dev.millpond.stages;
 
+import dev.millpond.vocabulary.UuidType;
+import dev.millpond.vocabulary.UuidVector;
 import static dev.millpond.stages.Batches.col;
 import static dev.millpond.stages.Batches.counter;
 import static dev.millpond.stages.Batches.root;

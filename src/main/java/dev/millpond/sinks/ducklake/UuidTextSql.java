@@ -1,6 +1,6 @@
 package dev.millpond.sinks.ducklake;
 
-import dev.millpond.convert.UuidText;
+import dev.millpond.vocabulary.UuidText;
 
 /**
  * The uuid pin's text grammar as a DuckDB expression, for a VARCHAR batch column headed for a live UUID column.

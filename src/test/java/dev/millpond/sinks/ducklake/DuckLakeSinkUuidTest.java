@@ -4,7 +4,7 @@ import java.util.List;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.memory.BufferAllocator;
-import dev.millpond.stages.UuidVector;
+import dev.millpond.vocabulary.UuidVector;
 import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;

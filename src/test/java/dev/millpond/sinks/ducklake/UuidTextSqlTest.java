@@ -1,7 +1,7 @@
 package dev.millpond.sinks.ducklake;
 
-import dev.millpond.convert.UuidText;
-import dev.millpond.convert.UuidWireFormSamples;
+import dev.millpond.vocabulary.UuidText;
+import dev.millpond.vocabulary.UuidWireFormSamples;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvFileSource;

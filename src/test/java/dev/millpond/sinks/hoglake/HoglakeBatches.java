@@ -2,7 +2,7 @@ package dev.millpond.sinks.hoglake;
 
 import dev.millpond.sinks.FlushBatch;
 import dev.millpond.sinks.OffsetRange;
-import dev.millpond.stages.UuidVector;
+import dev.millpond.vocabulary.UuidVector;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;

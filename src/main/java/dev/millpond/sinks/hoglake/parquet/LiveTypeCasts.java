@@ -1,7 +1,7 @@
 package dev.millpond.sinks.hoglake.parquet;
 
-import dev.millpond.convert.DoubleText;
-import dev.millpond.convert.UuidText;
+import dev.millpond.vocabulary.DoubleText;
+import dev.millpond.vocabulary.UuidText;
 import dev.millpond.sinks.hoglake.parquet.HoglakeParquetWriter.LeafWriter;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;

@@ -2,7 +2,7 @@ package dev.millpond.sinks.hoglake.schema;
 
 import dev.millpond.observability.SkipReason;
 import dev.millpond.sinks.hoglake.parquet.HoglakeColumnType;
-import dev.millpond.stages.UuidType;
+import dev.millpond.vocabulary.UuidType;
 import dev.millpond.vocabulary.Identifiers;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;

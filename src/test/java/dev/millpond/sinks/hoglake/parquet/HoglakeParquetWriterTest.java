@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.millpond.sinks.hoglake.catalog.HoglakeWire.ColumnStats;
 import dev.millpond.sinks.hoglake.parquet.HoglakeParquetWriter.Column;
 import dev.millpond.sinks.hoglake.parquet.HoglakeParquetWriter.EncodedFile;
-import dev.millpond.stages.UuidVector;
+import dev.millpond.vocabulary.UuidVector;
 
 import java.io.ByteArrayInputStream;
 import java.math.BigDecimal;

@@ -1,11 +1,11 @@
-package dev.millpond.convert;
+package dev.millpond.vocabulary;
 
 import com.fasterxml.jackson.core.io.schubfach.DoubleToDecimal;
 
 /**
  * The text millpond writes for a double wherever a number becomes a string: nested JSON, mixed VARCHAR columns, DOUBLE
- * batches re-rendered by {@link BatchUnifier}, a DOUBLE cast to text by a stage or a sink, so a value reads the same
- * wherever it lands.
+ * batches re-rendered by the unifier, a DOUBLE cast to text by a stage or a sink, so a value reads the same wherever
+ * it lands.
  *
  * <p>The original wrote nested values with {@code orjson.dumps}, and orjson formats floats with the Rust
  * {@code ryu} crate's "pretty" shortest representation. We reproduce that format exactly (not Python's
@@ -28,30 +28,37 @@ public final class DoubleText {
     private DoubleText() {
     }
 
+    /** The most bytes {@link #write} writes for one value. */
+    public static final int MAX_LENGTH = 32;
+
+    private static final byte[] NULL = {'n', 'u', 'l', 'l'};
+
     /** {@code 1.0}, {@code 1e20}, {@code 1.5e-7}: the orjson/ryu shortest text of a finite double. */
     public static String of(double v) {
-        ByteBuf b = new ByteBuf(32);
-        append(v, b);
-        return b.toUtf8String(0, b.length);
+        byte[] b = new byte[MAX_LENGTH];
+        return new String(b, 0, write(v, b, 0), java.nio.charset.StandardCharsets.US_ASCII);
     }
 
     /**
-     * Appends the orjson/ryu shortest text of {@code v}; non-finite values are written as {@code null}, as orjson
-     * does.
+     * Writes the orjson/ryu shortest text of {@code v} into {@code out} from {@code at}, which must leave
+     * {@link #MAX_LENGTH} bytes of room, and returns the position after it; non-finite values are written as
+     * {@code null}, as orjson does. An array and a position rather than a buffer type, so the converter's hot path
+     * writes straight into its own bytes.
      */
-    static void append(double v, ByteBuf out) {
+    public static int write(double v, byte[] out, int at) {
+        int p = at;
         if (Double.isNaN(v) || Double.isInfinite(v)) {
-            out.put(JsonText.NULL);
-            return;
+            System.arraycopy(NULL, 0, out, p, NULL.length);
+            return p + NULL.length;
         }
         if (v == 0.0) {
             if (Double.doubleToRawLongBits(v) != 0) {
-                out.put((byte) '-');
+                out[p++] = '-';
             }
-            out.put((byte) '0');
-            out.put((byte) '.');
-            out.put((byte) '0');
-            return;
+            out[p++] = '0';
+            out[p++] = '.';
+            out[p++] = '0';
+            return p;
         }
         // Java-style shortest text: "[-]ddd.ddd" or "[-]d.dddE[-]n".
         String s = DoubleToDecimal.toString(v);
@@ -118,48 +125,64 @@ public final class DoubleText {
             }
         }
         int k = kk - length; // value = DIGITS x 10^k
-        out.ensure(32);
         if (negative) {
-            out.put((byte) '-');
+            out[p++] = '-';
         }
         if (k >= 0 && kk <= 16) {
-            out.put(digits, start, length);
+            System.arraycopy(digits, start, out, p, length);
+            p += length;
             for (int z = length; z < kk; z++) {
-                out.put((byte) '0');
+                out[p++] = '0';
             }
-            out.put((byte) '.');
-            out.put((byte) '0');
+            out[p++] = '.';
+            out[p++] = '0';
         } else if (kk > 0 && kk <= 16) {
-            out.put(digits, start, kk);
-            out.put((byte) '.');
-            out.put(digits, start + kk, length - kk);
+            System.arraycopy(digits, start, out, p, kk);
+            p += kk;
+            out[p++] = '.';
+            System.arraycopy(digits, start + kk, out, p, length - kk);
+            p += length - kk;
         } else if (kk > -5 && kk <= 0) {
-            out.put((byte) '0');
-            out.put((byte) '.');
+            out[p++] = '0';
+            out[p++] = '.';
             for (int z = kk; z < 0; z++) {
-                out.put((byte) '0');
+                out[p++] = '0';
             }
-            out.put(digits, start, length);
+            System.arraycopy(digits, start, out, p, length);
+            p += length;
         } else {
-            out.put(digits[start]);
+            out[p++] = digits[start];
             if (length > 1) {
-                out.put((byte) '.');
-                out.put(digits, start + 1, length - 1);
+                out[p++] = '.';
+                System.arraycopy(digits, start + 1, out, p, length - 1);
+                p += length - 1;
             }
-            out.put((byte) 'e');
-            out.putLong(kk - 1);
+            out[p++] = 'e';
+            int e = kk - 1; // |e| <= 324
+            if (e < 0) {
+                out[p++] = '-';
+                e = -e;
+            }
+            if (e >= 100) {
+                out[p++] = (byte) ('0' + e / 100);
+            }
+            if (e >= 10) {
+                out[p++] = (byte) ('0' + e / 10 % 10);
+            }
+            out[p++] = (byte) ('0' + e % 10);
         }
+        return p;
     }
 
     /**
-     * Whether a JSON float literal is already exactly what {@link #append} writes for its value, so it can be
+     * Whether a JSON float literal is already exactly what {@link #write} writes for its value, so it can be
      * copied instead of parsed and re-rendered (most floats in real payloads are). True only for plain decimal
      * notation ({@code [-]int.frac}, no exponent) with at most 15 significant digits — any such decimal is the
      * shortest text of the double it parses to, as a double holds 15 decimal digits exactly — no redundant zeros,
-     * and a magnitude {@link #append} writes without an exponent (at most 16 integer digits; at most four zeros
+     * and a magnitude {@link #write} writes without an exponent (at most 16 integer digits; at most four zeros
      * right after the point of {@code 0.}).
      */
-    static boolean isShortestDecimal(char[] c, int off, int len) {
+    public static boolean isShortestDecimal(char[] c, int off, int len) {
         int i = off;
         int end = off + len;
         if (i < end && c[i] == '-') {

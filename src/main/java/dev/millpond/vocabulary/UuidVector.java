@@ -1,6 +1,5 @@
-package dev.millpond.stages;
+package dev.millpond.vocabulary;
 
-import dev.millpond.convert.UuidText;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.util.hash.ArrowBufHasher;

@@ -1,4 +1,4 @@
-package dev.millpond.stages;
+package dev.millpond.vocabulary;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;

@@ -1,4 +1,4 @@
-package dev.millpond.convert;
+package dev.millpond.vocabulary;
 
 import java.util.Random;
 

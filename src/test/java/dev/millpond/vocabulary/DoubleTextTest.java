@@ -1,4 +1,4 @@
-package dev.millpond.convert;
+package dev.millpond.vocabulary;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -48,6 +48,28 @@ class DoubleTextTest {
     @MethodSource("floats")
     void formatsFloatsLikeOrjson(double value, String expected) {
         assertThat(DoubleText.of(value)).isEqualTo(expected);
+    }
+
+    /** Any double, NaN and infinities included, fits in MAX_LENGTH bytes written at an offset, and nothing else moves. */
+    @Test
+    void writeStaysWithinMaxLengthAtAnyOffset() {
+        Random random = new Random(7);
+        for (int i = 0; i < 20_000; i++) {
+            double d = i < 3 ? new double[] {Double.NaN, Double.NEGATIVE_INFINITY, -Double.MIN_VALUE}[i]
+                    : Double.longBitsToDouble(random.nextLong());
+            int at = random.nextInt(8);
+            byte[] out = new byte[at + DoubleText.MAX_LENGTH + 1];
+            java.util.Arrays.fill(out, (byte) '#');
+            int end = DoubleText.write(d, out, at);
+            String text = new String(out, at, end - at, java.nio.charset.StandardCharsets.US_ASCII);
+            assertThat(end - at).as(text).isLessThanOrEqualTo(DoubleText.MAX_LENGTH);
+            assertThat(text).isEqualTo(Double.isFinite(d) ? DoubleText.of(d) : "null");
+            for (int j = 0; j < out.length; j++) {
+                if (j < at || j >= end) {
+                    assertThat(out[j]).as("byte %d outside the text", j).isEqualTo((byte) '#');
+                }
+            }
+        }
     }
 
     @Test

@@ -1,4 +1,4 @@
-package dev.millpond.convert;
+package dev.millpond.vocabulary;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

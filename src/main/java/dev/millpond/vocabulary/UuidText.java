@@ -1,4 +1,4 @@
-package dev.millpond.convert;
+package dev.millpond.vocabulary;
 
 /**
  * The uuid wire form (spec, "The uuid wire form"): exactly these shapes are accepted, hex case-insensitive —
