@@ -2,8 +2,8 @@ package dev.millpond.kafka;
 
 import dev.millpond.config.ConfigLoader;
 import dev.millpond.config.MillpondConfig;
+import dev.millpond.testsupport.TestEnv;
 
-import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -18,24 +18,10 @@ final class PumpEnvironment {
 
     /** {@code extra} are name/value pairs laid over the defaults. */
     static MillpondConfig load(String bootstrapServers, String topic, String groupId, String... extra) {
-        Map<String, String> env = new HashMap<>();
-        env.put("KAFKA_BOOTSTRAP_SERVERS", bootstrapServers);
-        env.put("KAFKA_TOPIC", topic);
-        env.put("GROUP_ID", groupId);
-        env.put("REPLICA_COUNT", "1");
-        env.put("POD_NAME", "millpond-0");
-        // Short broker-side waits keep each poll of a quiet partition quick.
-        env.put("FETCH_MAX_WAIT_MS", "100");
-        env.put("DUCKLAKE_TABLE", "events");
-        env.put("DUCKLAKE_DATA_PATH", "s3://unused/lake/");
-        env.put("DUCKLAKE_CONNECTION", ":memory:");
-        env.put("DUCKLAKE_RDS_HOST", "unused.invalid");
-        env.put("DUCKLAKE_RDS_PASSWORD", "unused");
-        env.put("DUCKDB_S3_ACCESS_KEY_ID", "unused");
-        env.put("DUCKDB_S3_SECRET_ACCESS_KEY", "unused");
-        for (int i = 0; i < extra.length; i += 2) {
-            env.put(extra[i], extra[i + 1]);
-        }
-        return ConfigLoader.load(env);
+        Map<String, String> env = TestEnv.with("KAFKA_BOOTSTRAP_SERVERS", bootstrapServers, "KAFKA_TOPIC", topic,
+                "GROUP_ID", groupId, "REPLICA_COUNT", "1", "POD_NAME", "millpond-0",
+                // Short broker-side waits keep each poll of a quiet partition quick.
+                "FETCH_MAX_WAIT_MS", "100");
+        return ConfigLoader.load(TestEnv.with(env, extra));
     }
 }

@@ -8,6 +8,7 @@ import dev.millpond.observability.PumpHealth;
 import dev.millpond.sinks.OffsetRange;
 import dev.millpond.testsupport.KafkaBroker;
 import dev.millpond.testsupport.Services;
+import dev.millpond.testsupport.TestEnv;
 import io.micrometer.prometheus.PrometheusConfig;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -179,13 +180,7 @@ class FlushPlansTest {
         Map<String, String> env = hoglakeEnv(topic, "FLUSH_INTERVAL_MS", "200");
         env.keySet().removeIf(k -> k.startsWith("HOGLAKE_"));
         env.put("MILLPOND_DESTINATION", "ducklake");
-        env.put("DUCKLAKE_TABLE", "events");
-        env.put("DUCKLAKE_DATA_PATH", "s3://unused/lake/");
-        env.put("DUCKLAKE_CONNECTION", ":memory:");
-        env.put("DUCKLAKE_RDS_HOST", "unused.invalid");
-        env.put("DUCKLAKE_RDS_PASSWORD", "unused");
-        env.put("DUCKDB_S3_ACCESS_KEY_ID", "unused");
-        env.put("DUCKDB_S3_SECRET_ACCESS_KEY", "unused");
+        TestEnv.minimal().forEach(env::putIfAbsent); // the DuckLake variables the loader requires; the sink is fake
         MillpondConfig config = ConfigLoader.load(env);
         new Corpus(kafka, topic, 1, new Random(3)).produce(100);
         try (Pipeline pipeline = open(config, new RangeRecordingSink(1, true))) {

@@ -8,7 +8,6 @@ import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.PumpHealth;
 import dev.millpond.sinks.FlushBatch;
 import dev.millpond.sinks.Sink;
-import dev.millpond.sinks.WriteFailure;
 import dev.millpond.testsupport.AppProcess;
 import dev.millpond.testsupport.DuckDbSql;
 import dev.millpond.testsupport.DuckLakeStack;
@@ -27,7 +26,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -319,8 +317,7 @@ class PumpTest {
     }
 
     /** Holds the write of flush number {@code held} (0-based) until released; records the threads that wrote. */
-    static final class GatedSink implements Sink {
-        private final Sink real;
+    static final class GatedSink extends ForwardingSink {
         private final int held;
         private final AtomicInteger flushes = new AtomicInteger();
         private final java.util.concurrent.CountDownLatch holding = new java.util.concurrent.CountDownLatch(1);
@@ -328,7 +325,7 @@ class PumpTest {
         final List<String> writerThreads = Collections.synchronizedList(new ArrayList<>());
 
         GatedSink(Sink real, int held) {
-            this.real = real;
+            super(real);
             this.held = held;
         }
 
@@ -341,11 +338,6 @@ class PumpTest {
         }
 
         @Override
-        public Optional<Map<Integer, Long>> recordedOffsets(String topic) throws Exception {
-            return real.recordedOffsets(topic);
-        }
-
-        @Override
         public long write(FlushBatch batch, int attempt) throws Exception {
             writerThreads.add(Thread.currentThread().getName());
             if (attempt == 1 && flushes.getAndIncrement() == held) {
@@ -355,33 +347,12 @@ class PumpTest {
                     throw new IllegalStateException("the test never released the held write");
                 }
             }
-            return real.write(batch, attempt);
-        }
-
-        @Override
-        public WriteFailure classify(Throwable failure) {
-            return real.classify(failure);
-        }
-
-        @Override
-        public boolean keepsRejects() {
-            return real.keepsRejects();
-        }
-
-        @Override
-        public List<String> liveColumns() {
-            return real.liveColumns();
-        }
-
-        @Override
-        public void close() {
-            real.close();
+            return super.write(batch, attempt);
         }
     }
 
     /** The real sink, failing its first {@code failures} writes with a given message (as a catalog or S3 would). */
-    static final class FlakySink implements Sink {
-        private final Sink real;
+    static final class FlakySink extends ForwardingSink {
         private final int failures;
         private final String message;
         private final AtomicInteger attempts = new AtomicInteger();
@@ -389,14 +360,9 @@ class PumpTest {
         final List<Integer> attemptNumbers = Collections.synchronizedList(new ArrayList<>());
 
         FlakySink(Sink real, int failures, String message) {
-            this.real = real;
+            super(real);
             this.failures = failures;
             this.message = message;
-        }
-
-        @Override
-        public Optional<Map<Integer, Long>> recordedOffsets(String topic) throws Exception {
-            return real.recordedOffsets(topic);
         }
 
         @Override
@@ -405,27 +371,7 @@ class PumpTest {
             if (attempts.getAndIncrement() < failures) {
                 throw new SQLException(message);
             }
-            return real.write(batch, attempt);
-        }
-
-        @Override
-        public WriteFailure classify(Throwable failure) {
-            return real.classify(failure);
-        }
-
-        @Override
-        public boolean keepsRejects() {
-            return real.keepsRejects();
-        }
-
-        @Override
-        public List<String> liveColumns() {
-            return real.liveColumns();
-        }
-
-        @Override
-        public void close() {
-            real.close();
+            return super.write(batch, attempt);
         }
     }
 }
