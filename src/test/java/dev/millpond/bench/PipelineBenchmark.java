@@ -76,7 +76,18 @@ public final class PipelineBenchmark {
     /** Skip reasons that set a whole record aside (into the rejects table) rather than drop one of its keys. */
     private static final List<String> SET_ASIDE = List.of("column_limit", "json_parse");
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) {
+        try {
+            benchmark(args);
+        } catch (Throwable e) {
+            // The broker, catalog and S3 server run on non-daemon threads: without an exit a failed run (say, the app
+            // exiting mid-run) would leave this JVM and its Postgres running beside the next run.
+            e.printStackTrace();
+            System.exit(1);
+        }
+    }
+
+    private static void benchmark(String[] args) throws Exception {
         int events = Integer.getInteger("bench.events", 1_000_000);
         int partitions = Integer.getInteger("bench.partitions", 8);
         Corpus corpus = Corpus.named(System.getProperty("bench.corpus", "posthog"));
