@@ -1,6 +1,5 @@
 package dev.millpond.bench;
 
-import dev.millpond.demo.SampleEvents;
 import dev.millpond.testsupport.AppProcess;
 import dev.millpond.testsupport.DuckLakeStack;
 import dev.millpond.testsupport.KafkaBroker;
@@ -44,8 +43,9 @@ import java.util.stream.IntStream;
  * <ul>
  *   <li>{@code -Dbench.events=1000000}, {@code -Dbench.partitions=8};</li>
  *   <li>{@code -Dbench.compression=none,lz4,zstd}: the producer's {@code compression.type}, one topic each;</li>
- *   <li>{@code -Dbench.corpus=posthog} (default: ~1.18 KB PostHog-shaped events, {@link PostHogEvents}) or
- *       {@code small} (~310-byte events, {@link SampleEvents});</li>
+ *   <li>{@code -Dbench.corpus=posthog} (default: ~1.18 KB PostHog-shaped events, {@link PostHogEvents}),
+ *       {@code small} (~310-byte events), {@code posthog8k} (~8 KB PostHog-shaped events) or {@code wide<N>}
+ *       (flat events of N top-level keys: {@code wide10}, {@code wide100}, {@code wide1000}); see {@link Corpus};</li>
  *   <li>{@code -Dbench.jvm="-XX:+UnlockDiagnosticVMOptions …"}: added after the image's {@code JAVA_OPTS}, as
  *       {@code JAVA_OPTS_APPEND} is;</li>
  *   <li>{@code -Dbench.apps=before=/tmp/a/quarkus-run.jar,after=target/quarkus-app/quarkus-run.jar} and
@@ -73,10 +73,24 @@ public final class PipelineBenchmark {
 
     private static int runs;
 
-    public static void main(String[] args) throws Exception {
+    /** Skip reasons that set a whole record aside (into the rejects table) rather than drop one of its keys. */
+    private static final List<String> SET_ASIDE = List.of("column_limit", "json_parse");
+
+    public static void main(String[] args) {
+        try {
+            benchmark(args);
+        } catch (Throwable e) {
+            // The broker, catalog and S3 server run on non-daemon threads: without an exit a failed run (say, the app
+            // exiting mid-run) would leave this JVM and its Postgres running beside the next run.
+            e.printStackTrace();
+            System.exit(1);
+        }
+    }
+
+    private static void benchmark(String[] args) throws Exception {
         int events = Integer.getInteger("bench.events", 1_000_000);
         int partitions = Integer.getInteger("bench.partitions", 8);
-        boolean small = System.getProperty("bench.corpus", "posthog").equals("small");
+        Corpus corpus = Corpus.named(System.getProperty("bench.corpus", "posthog"));
         PodShape pod = PodShape.read(Path.of(""));
         List<String> jvm = new ArrayList<>(pod.jvmOptions());
         String extra = System.getProperty("bench.jvm", "").trim();
@@ -103,7 +117,8 @@ public final class PipelineBenchmark {
         if (soakMinutes > 0) {
             String topic = Services.uniqueName("bench");
             kafka.createTopic(topic, partitions);
-            soak(kafka, lake, topic, partitions, pod, jvm, args, soakMinutes, Integer.getInteger("bench.rate", 10_000));
+            soak(kafka, lake, topic, partitions, pod, jvm, args, soakMinutes, Integer.getInteger("bench.rate", 10_000),
+                    corpus);
             System.exit(0);
         }
 
@@ -116,9 +131,9 @@ public final class PipelineBenchmark {
             String topic = Services.uniqueName("bench-" + compression);
             kafka.createTopic(topic, partitions);
             long t0 = System.nanoTime();
-            long producedBytes = produce(kafka, topic, partitions, perPartition, small, compression);
+            long producedBytes = produce(kafka, topic, partitions, perPartition, corpus, compression);
             System.out.printf("[bench] produced %,d %s events (%,.1f MB of JSON, %.0f bytes each) to %d partitions,"
-                            + " compression.type=%s, in %.1fs%n", total, small ? "small" : "PostHog-shaped",
+                            + " compression.type=%s, in %.1fs%n", total, corpus.description(),
                     producedBytes / 1e6, (double) producedBytes / total, partitions, compression,
                     (System.nanoTime() - t0) / 1e9);
             double bareRate = bareConsumerRate(kafka, topic, partitions, total);
@@ -132,8 +147,9 @@ public final class PipelineBenchmark {
                 }
             }
         }
-        System.out.printf("[bench] summary (%,d events, %d partitions; CPU = user+sys of the whole process per record,"
-                + " startup apart; load = 1/5/15-min load average at the end of the run):%n", total, partitions);
+        System.out.printf("[bench] summary (%,d %s events (corpus %s), %d partitions; CPU = user+sys of the whole"
+                + " process per record, startup apart; load = 1/5/15-min load average at the end of the run):%n", total,
+                corpus.description(), corpus.name(), partitions);
         System.out.println("[bench] | app | compression | records/s | MB/s | CPU µs/record | startup CPU s | GCs (full)"
                 + " | GC s | peak RSS MiB | cgroup max MiB | failcnt | load |");
         for (Result r : results) {
@@ -218,14 +234,22 @@ public final class PipelineBenchmark {
             return consumed > 0;
         });
         List<long[]> progress = new ArrayList<>(); // {nanos, written} at each change
-        // Scraped once a second, as a Prometheus would far less often: each scrape costs the app a few ms of CPU.
-        app.await("every record written", Duration.ofMinutes(30), Duration.ofSeconds(1), () -> {
-            long written = (long) app.metric("millpond_records_written_total").orElse(0);
+        // Scraped once a second, as a Prometheus would far less often: each scrape costs the app a few ms of CPU. A
+        // record set aside (too wide for the table's bound, or unparseable) is done with too: it lands in the rejects.
+        long[] setAside = new long[1];
+        app.await("every record written or set aside", Duration.ofMinutes(30), Duration.ofSeconds(1), () -> {
+            String metrics = app.metrics();
+            long written = (long) AppProcess.metricIn(metrics, "millpond_records_written_total").orElse(0);
+            setAside[0] = 0;
+            for (String reason : SET_ASIDE) {
+                setAside[0] += (long) AppProcess.metricIn(metrics, "millpond_records_skipped_total", "reason", reason)
+                        .orElse(0);
+            }
             if (written > 0 && (progress.isEmpty() || progress.get(progress.size() - 1)[1] != written)) {
                 progress.add(new long[] {System.nanoTime(), written});
                 rss.flushed();
             }
-            return written >= total;
+            return written + setAside[0] >= total;
         });
         ProcessSnapshot end = ProcessSnapshot.take(app.pid());
         rss.finish();
@@ -237,6 +261,11 @@ public final class PipelineBenchmark {
         System.out.printf("[bench] %,d records (after the first %,.0f) in %.2fs = %,.0f records/s (%,.1f MB/s of"
                 + " JSON); load %s%n", measured, consumedAtFirst[0], seconds, measured / seconds, mb / seconds,
                 ProcessSnapshot.load());
+        if (setAside[0] > 0) {
+            System.out.printf("[bench] %,d of the %,d records set aside (millpond_records_skipped_total, reasons %s):"
+                    + " they went to the rejects table, not the events table%n", setAside[0], total,
+                    String.join("/", SET_ASIDE));
+        }
         System.out.printf("[bench] whole-process CPU (user+sys): startup to the first record %.1fs; then %.1fs for"
                         + " %,d records = %.1f µs/record (%.2f cores busy)%n", first[0].cpuSeconds(), cpu, measured,
                 cpu * 1e6 / measured, cpu / seconds);
@@ -269,11 +298,13 @@ public final class PipelineBenchmark {
     }
 
     private static void soak(KafkaBroker kafka, DuckLakeStack lake, String topic, int partitions, PodShape pod,
-                             List<String> jvm, String[] args, int minutes, int rate) throws Exception {
+                             List<String> jvm, String[] args, int minutes, int rate, Corpus corpus)
+            throws Exception {
         Map<String, String> env = appEnvironment(kafka, lake, topic, pod, args);
         Path log = Path.of("target", "bench", topic + ".log");
         Files.createDirectories(log.getParent());
-        System.out.printf("[soak] %d min at %,d events/s; app JVM options: %s%n", minutes, rate, String.join(" ", jvm));
+        System.out.printf("[soak] %d min at %,d %s events/s; app JVM options: %s%n", minutes, rate,
+                corpus.description(), String.join(" ", jvm));
         Map<String, Object> c = new HashMap<>();
         c.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         c.put(ProducerConfig.LINGER_MS_CONFIG, 20);
@@ -293,7 +324,7 @@ public final class PipelineBenchmark {
                 long due = (long) ((System.nanoTime() - start) / 1e9 * rate);
                 for (; produced < due; produced++) {
                     producer.send(new ProducerRecord<>(topic, (int) (produced % partitions), null,
-                            PostHogEvents.event(produced)));
+                            corpus.event(produced)));
                 }
                 if (System.nanoTime() >= nextReport) {
                     nextReport += Duration.ofSeconds(30).toNanos();
@@ -318,7 +349,7 @@ public final class PipelineBenchmark {
     }
 
     /** Produces the corpus with a batching producer (the broker helper's linger-0 producer is too slow for 1M). */
-    private static long produce(KafkaBroker kafka, String topic, int partitions, int perPartition, boolean small,
+    private static long produce(KafkaBroker kafka, String topic, int partitions, int perPartition, Corpus corpus,
                                 String compression) throws Exception {
         Map<String, Object> c = new HashMap<>();
         c.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, compression);
@@ -335,7 +366,7 @@ public final class PipelineBenchmark {
             for (int i = 0; i < perPartition; i++) {
                 for (int p = 0; p < partitions; p++) {
                     long id = (long) p * perPartition + i;
-                    byte[] value = small ? SampleEvents.event(id) : PostHogEvents.event(id);
+                    byte[] value = corpus.event(id);
                     bytes += value.length;
                     producer.send(new ProducerRecord<>(topic, p, null, value), (m, e) -> {
                         if (e != null) {

@@ -16,22 +16,22 @@ import java.util.UUID;
  */
 public final class PostHogEvents {
 
-    private static final String[] EVENTS = {"$pageview", "$pageview", "$pageview", "$autocapture", "$autocapture",
+    static final String[] EVENTS = {"$pageview", "$pageview", "$pageview", "$autocapture", "$autocapture",
         "$pageleave", "$identify", "$feature_flag_called", "signup", "purchase", "$web_vitals", "$exception"};
-    private static final String[] BROWSERS = {"Chrome", "Firefox", "Safari", "Edge", "Mobile Safari", "Samsung Internet"};
-    private static final String[] OSES = {"Windows", "Mac OS X", "Linux", "iOS", "Android", "Chrome OS"};
-    private static final String[] DEVICES = {"Desktop", "Mobile", "Tablet"};
-    private static final String[] PATHS = {"/", "/pricing", "/docs/getting-started", "/blog/how-we-scaled-ingestion",
+    static final String[] BROWSERS = {"Chrome", "Firefox", "Safari", "Edge", "Mobile Safari", "Samsung Internet"};
+    static final String[] OSES = {"Windows", "Mac OS X", "Linux", "iOS", "Android", "Chrome OS"};
+    static final String[] DEVICES = {"Desktop", "Mobile", "Tablet"};
+    static final String[] PATHS = {"/", "/pricing", "/docs/getting-started", "/blog/how-we-scaled-ingestion",
         "/product/analytics", "/signup", "/login", "/settings/billing", "/docs/api/events", "/careers"};
-    private static final String[] HOSTS = {"app.example.com", "www.example.com", "eu.example.com", "docs.example.com"};
-    private static final String[] COUNTRIES = {"US", "GB", "DE", "FR", "IN", "BR", "CA", "NL", "AU", "JP"};
-    private static final String[] CITIES = {"New York", "London", "Berlin", "Paris", "Bengaluru", "São Paulo",
+    static final String[] HOSTS = {"app.example.com", "www.example.com", "eu.example.com", "docs.example.com"};
+    static final String[] COUNTRIES = {"US", "GB", "DE", "FR", "IN", "BR", "CA", "NL", "AU", "JP"};
+    static final String[] CITIES = {"New York", "London", "Berlin", "Paris", "Bengaluru", "São Paulo",
         "Toronto", "Amsterdam", "Sydney", "Tokyo"};
-    private static final String[] FLAGS = {"new-onboarding", "beta-dashboard", "session-replay-v2", "billing-v3",
+    static final String[] FLAGS = {"new-onboarding", "beta-dashboard", "session-replay-v2", "billing-v3",
         "hogql-insights", "data-warehouse", "web-analytics", "surveys"};
-    private static final String[] PLANS = {"free", "startup", "scale", "enterprise"};
-    private static final String[] TAGS = {"a", "button", "div", "span", "svg", "li", "input"};
-    private static final String[] CLASSES = {"btn", "btn-primary", "LemonButton", "nav-link", "card", "menu-item"};
+    static final String[] PLANS = {"free", "startup", "scale", "enterprise"};
+    static final String[] TAGS = {"a", "button", "div", "span", "svg", "li", "input"};
+    static final String[] CLASSES = {"btn", "btn-primary", "LemonButton", "nav-link", "card", "menu-item"};
 
     /** Extra property keys (beyond the always-present ones), drawn per event: name and the kind of value. */
     private static final String[] EXTRA_KEYS = {"$viewport_width", "$viewport_height",
@@ -174,7 +174,7 @@ public final class PostHogEvents {
         }
     }
 
-    private static String timestamp(long micros) {
+    static String timestamp(long micros) {
         return TIMESTAMP.format(java.time.Instant.ofEpochSecond(micros / 1_000_000, (micros % 1_000_000) * 1_000));
     }
 
