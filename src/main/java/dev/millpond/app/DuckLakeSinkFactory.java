@@ -37,7 +37,8 @@ final class DuckLakeSinkFactory implements SinkFactory {
     public Sink open(MillpondMetrics metrics, BufferAllocator memory, MemoryBudget budget) throws Exception {
         return new DuckLakeSink(settings(config.ducklake(), config.groupId(), extensionDirectory, config.landing(),
                 budget.duckdbMemoryLimit(),
-                Optional.of(new DuckDbResources(budget.duckdbThreads(), budget.rowGroupRows()))), metrics, memory);
+                Optional.of(new DuckDbResources(budget.duckdbThreads(), budget.rowGroupRows(),
+                        budget.insertSliceBytes()))), metrics, memory);
     }
 
     @Override

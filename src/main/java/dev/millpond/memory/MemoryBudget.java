@@ -124,6 +124,15 @@ public record MemoryBudget(Optional<Long> limitBytes, String source, long heapBy
     /** Rows per parquet row group: DuckDB buffers one per thread (docs/memory.md). */
     static final long ROW_GROUP_ROWS = 8_192;
 
+    /**
+     * The most Arrow bytes one INSERT may carry when a row group of the table's rows would be larger: a quarter of
+     * DuckDB's share per thread, so the row groups DuckDB buffers leave it room for the rest of the write (a 1 GiB pod
+     * at the defaults: ~37 MiB, reached by rows above ~4.5 KB). Unbounded where DuckDB's share is not set.
+     */
+    public long insertSliceBytes() {
+        return duckdbBytes.map(b -> b / (4L * duckdbThreads)).orElse(Long.MAX_VALUE);
+    }
+
     /** The row group bound of the sink's table, which DuckDB buffers once per thread. */
     public long rowGroupRows() {
         return ROW_GROUP_ROWS;

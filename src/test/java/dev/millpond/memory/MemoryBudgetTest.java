@@ -121,6 +121,22 @@ class MemoryBudgetTest {
                 shipped.describe(Optional.empty()));
     }
 
+    /**
+     * A quarter of DuckDB's share per thread may go in one INSERT: at the shipped pod, rows above ~4.5 KB (8 KB
+     * events, a thousand columns) are cut, PostHog's ~1.2 KB are not; without a limit nothing is cut.
+     */
+    @Test
+    void anInsertCarriesAtMostAQuarterOfDuckDbsSharePerThread() {
+        MemoryBudget shipped = MemoryBudget.plan(Optional.of(new ContainerMemory(1024 * MIB, "cgroup")), 199 * MIB,
+                104_857_600, 2, true);
+        long slice = shipped.insertSliceBytes();
+        assertEquals(shipped.duckdbBytes().orElseThrow() / (4 * shipped.duckdbThreads()), slice);
+        assertTrue(1_200 * shipped.rowGroupRows() < slice, shipped.toString());
+        assertTrue(8_200 * shipped.rowGroupRows() > slice, shipped.toString());
+        assertEquals(Long.MAX_VALUE, MemoryBudget.plan(Optional.empty(), 199 * MIB, 104_857_600, 2, true)
+                .insertSliceBytes());
+    }
+
     @Test
     void withoutALimitNothingIsImposedOnDuckDb() {
         MemoryBudget b = MemoryBudget.plan(Optional.empty(), 1024 * MIB, 104_857_600, 8);

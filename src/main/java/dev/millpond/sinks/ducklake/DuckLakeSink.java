@@ -50,6 +50,9 @@ public final class DuckLakeSink implements Sink {
     private final VariantCompanions variants;
     /** The row group bound on this sink's table; empty without a memory budget. */
     private final Optional<TableRowGroupSize> rowGroupSize;
+    /** A flush of wide rows goes in several INSERTs of at most {@code insertSliceBytes} ({@link InsertSlices}). */
+    private final long rowGroupRows;
+    private final long insertSliceBytes;
     /** Empty when MILLPOND_LAKE_OFFSETS=false: then a flush is a plain INSERT and Kafka alone holds the position. */
     private final Optional<LakeOffsets> offsets;
     /** Empty when MILLPOND_REJECTS=false: then a flush's rejects are counted and dropped, as before. */
@@ -72,6 +75,8 @@ public final class DuckLakeSink implements Sink {
         this.variants = new VariantCompanions(settings.variantSources());
         this.rowGroupSize = settings.resources().map(r -> new TableRowGroupSize(connection, settings.schema(),
                 settings.table(), r.rowGroupRows()));
+        this.rowGroupRows = settings.resources().map(DuckDbResources::rowGroupRows).orElse(Long.MAX_VALUE);
+        this.insertSliceBytes = settings.resources().map(DuckDbResources::insertSliceBytes).orElse(Long.MAX_VALUE);
         this.offsets = settings.lakeOffsetsGroupId()
                 .map(group -> new LakeOffsets(connection, settings.schema(), settings.table(), group));
         this.rejects = settings.landing().rejects()
@@ -203,10 +208,26 @@ public final class DuckLakeSink implements Sink {
         }
         select.append(", NOW() AS _inserted_at");
         String insert = "INSERT INTO " + table.qualified() + " BY NAME (SELECT " + select + " FROM ";
-        if ((offsets.isEmpty() || rows.ranges().isEmpty()) && !hasRejectsToKeep(rows)) {
-            return withStream(rows, stream -> Jdbc.update(connection, insert + stream + ")"));
+        List<FlushBatch> slices = InsertSlices.of(rows, rowGroupRows, insertSliceBytes);
+        if (slices.size() == 1) {
+            if ((offsets.isEmpty() || rows.ranges().isEmpty()) && !hasRejectsToKeep(rows)) {
+                return withStream(rows, stream -> Jdbc.update(connection, insert + stream + ")"));
+            }
+            return withStream(rows, stream -> inOneCommit(() -> Jdbc.update(connection, insert + stream + ")"), rows));
         }
-        return withStream(rows, stream -> inOneCommit(insert + stream + ")", rows));
+        // Several INSERTs of one flush are one transaction too, so a failed attempt leaves none of them behind.
+        return inOneCommit(() -> {
+            long written = 0;
+            for (FlushBatch slice : slices) {
+                written += withStream(slice, stream -> Jdbc.update(connection, insert + stream + ")"));
+            }
+            return written;
+        }, rows);
+    }
+
+    /** Writes a flush's rows inside its transaction; returns how many. */
+    private interface RowsInsert {
+        long run() throws SQLException;
     }
 
     private boolean hasRejectsToKeep(FlushBatch batch) {
@@ -254,14 +275,14 @@ public final class DuckLakeSink implements Sink {
     }
 
     /**
-     * The rows ({@code insertRows}, null when the flush has none), the records set aside as rejects and the offsets
+     * The rows ({@code insertRows}, one INSERT or several, null when the flush has none), the records set aside as rejects and the offsets
      * they all cover in one DuckLake transaction, so one snapshot holds all of them or none. Any failure rolls back
      * and propagates: the pump's retry ladder then writes the flush again as the next attempt.
      */
-    private long inOneCommit(String insertRows, FlushBatch batch) throws SQLException {
+    private long inOneCommit(RowsInsert insertRows, FlushBatch batch) throws SQLException {
         Jdbc.execute(connection, "BEGIN TRANSACTION");
         try {
-            long rows = insertRows == null ? 0 : Jdbc.update(connection, insertRows);
+            long rows = insertRows == null ? 0 : insertRows.run();
             if (hasRejectsToKeep(batch)) {
                 insertRejects(batch.rejects());
             }
