@@ -89,19 +89,23 @@ final class SinkOpening {
         }
     }
 
-    /** Sleeps in short steps, keeping the liveness probe fed (the pump thread is busy, not stuck). */
+    /**
+     * Sleeps in short steps, keeping the liveness probe fed (the pump thread is busy, not stuck). The steps are
+     * counted on the sleeper, not the clock, so a test's sleeper that records instead of sleeping ends the wait at once.
+     */
     private void await(double seconds) {
-        long until = System.nanoTime() + (long) (seconds * 1e9);
+        double left = seconds;
         while (true) {
             health.waitingForSink();
             if (stopRequested.getAsBoolean()) {
                 throw new Abandoned("Stop requested while the sink was unreachable at startup; nothing was consumed");
             }
-            long left = until - System.nanoTime();
             if (left <= 0) {
                 return;
             }
-            sleeper.sleep(Math.min(STOP_CHECK_SECONDS, left / 1e9));
+            double step = Math.min(STOP_CHECK_SECONDS, left);
+            sleeper.sleep(step);
+            left -= step;
         }
     }
 

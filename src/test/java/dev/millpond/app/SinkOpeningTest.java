@@ -47,6 +47,9 @@ class SinkOpeningTest {
 
         assertThat(opened).isSameAs(sink);
         assertThat(calls).hasValue(5);
+        // Four waits of the write ladder's back-off, each slept in steps short enough to notice a stop request.
+        assertThat(sleeps).allSatisfy(step -> assertThat(step).isBetween(0.0, 0.2));
+        assertThat(sleeps.stream().mapToDouble(Double::doubleValue).sum()).isGreaterThan(4 * 0.5);
         assertThat(health.alive()).isTrue();
         assertThat(health.ready()).as("not ready before the pipeline says the sink is ready").isFalse();
     }
