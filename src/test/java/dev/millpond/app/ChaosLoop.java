@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.ToIntFunction;
 
 /**
  * The kill -9 loop both destinations' chaos tests run: start the packaged app, SIGKILL it at a random moment, again,
@@ -39,7 +40,7 @@ final class ChaosLoop {
      * @param lineTimeout      how long a kill may wait for the line it is aimed after
      */
     static Outcome run(int kills, Random random, Path logs, String logPrefix, Launch launch, String marker,
-                       java.util.function.ToIntFunction<Random> firstWindowEntry, Duration lineTimeout)
+                       ToIntFunction<Random> firstWindowEntry, Duration lineTimeout)
             throws Exception {
         Map<KillMoment, Integer> aimed = new EnumMap<>(KillMoment.class);
         int inside = 0;

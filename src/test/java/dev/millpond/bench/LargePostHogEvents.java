@@ -10,7 +10,6 @@ import static dev.millpond.bench.PostHogEvents.CITIES;
 import static dev.millpond.bench.PostHogEvents.CLASSES;
 import static dev.millpond.bench.PostHogEvents.COUNTRIES;
 import static dev.millpond.bench.PostHogEvents.DEVICES;
-import static dev.millpond.bench.PostHogEvents.EVENTS;
 import static dev.millpond.bench.PostHogEvents.HOSTS;
 import static dev.millpond.bench.PostHogEvents.OSES;
 import static dev.millpond.bench.PostHogEvents.PATHS;
@@ -54,14 +53,7 @@ public final class LargePostHogEvents {
         Random r = new Random(id * 0x2545F4914F6CDD1DL + 8191);
         StringBuilder b = new StringBuilder(10_000);
         long micros = 1_764_417_600_000_000L + id * 1_000 + r.nextInt(1_000);
-        b.append("{\"uuid\":\"").append(new UUID(r.nextLong(), r.nextLong())).append('"');
-        String event = EVENTS[r.nextInt(EVENTS.length)];
-        b.append(",\"event\":\"").append(event).append('"');
-        b.append(",\"team_id\":").append(1 + r.nextInt(50));
-        b.append(",\"distinct_id\":\"").append(new UUID(r.nextInt(20_000), r.nextInt(20_000))).append('"');
-        b.append(",\"timestamp\":\"").append(PostHogEvents.timestamp(micros)).append('"');
-        b.append(",\"created_at\":\"").append(PostHogEvents.timestamp(micros + 150_000 + r.nextInt(2_000_000)))
-                .append('"');
+        String event = PostHogEvents.envelope(b, r, micros);
         b.append(",\"properties\":");
         properties(b, r, event, id, micros);
         b.append(",\"person_properties\":");

@@ -54,13 +54,7 @@ public final class PostHogEvents {
         Random r = new Random(id * 0x9E3779B97F4A7C15L + 17);
         StringBuilder b = new StringBuilder(1600);
         long micros = 1_764_417_600_000_000L + id * 1_000 + r.nextInt(1_000);
-        b.append("{\"uuid\":\"").append(new UUID(r.nextLong(), r.nextLong())).append('"');
-        String event = EVENTS[r.nextInt(EVENTS.length)];
-        b.append(",\"event\":\"").append(event).append('"');
-        b.append(",\"team_id\":").append(1 + r.nextInt(50));
-        b.append(",\"distinct_id\":\"").append(new UUID(r.nextInt(20_000), r.nextInt(20_000))).append('"');
-        b.append(",\"timestamp\":\"").append(timestamp(micros)).append('"');
-        b.append(",\"created_at\":\"").append(timestamp(micros + 150_000 + r.nextInt(2_000_000))).append('"');
+        String event = envelope(b, r, micros);
         b.append(",\"properties\":");
         properties(b, r, event, id);
         b.append(",\"person_properties\":");
@@ -71,6 +65,21 @@ public final class PostHogEvents {
         }
         b.append("\"}");
         return b.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The top-level fields every PostHog-shaped corpus shares, opening the object: uuid, event, team_id,
+     * distinct_id, timestamp and created_at; returns the event's name.
+     */
+    static String envelope(StringBuilder b, Random r, long micros) {
+        b.append("{\"uuid\":\"").append(new UUID(r.nextLong(), r.nextLong())).append('"');
+        String event = EVENTS[r.nextInt(EVENTS.length)];
+        b.append(",\"event\":\"").append(event).append('"');
+        b.append(",\"team_id\":").append(1 + r.nextInt(50));
+        b.append(",\"distinct_id\":\"").append(new UUID(r.nextInt(20_000), r.nextInt(20_000))).append('"');
+        b.append(",\"timestamp\":\"").append(timestamp(micros)).append('"');
+        b.append(",\"created_at\":\"").append(timestamp(micros + 150_000 + r.nextInt(2_000_000))).append('"');
+        return event;
     }
 
     /** Events {@code firstId .. firstId + count - 1}. */
