@@ -208,18 +208,19 @@ public final class DuckLakeSink implements Sink {
         }
         select.append(", NOW() AS _inserted_at");
         String insert = "INSERT INTO " + table.qualified() + " BY NAME (SELECT " + select + " FROM ";
+        StreamQuery<Long> insertFrom = stream -> Jdbc.update(connection, insert + stream + ")");
         List<FlushBatch> slices = InsertSlices.of(rows, rowGroupRows, insertSliceBytes);
         if (slices.size() == 1) {
             if ((offsets.isEmpty() || rows.ranges().isEmpty()) && !hasRejectsToKeep(rows)) {
-                return withStream(rows, stream -> Jdbc.update(connection, insert + stream + ")"));
+                return withStream(rows, insertFrom);
             }
-            return withStream(rows, stream -> inOneCommit(() -> Jdbc.update(connection, insert + stream + ")"), rows));
+            return withStream(rows, stream -> inOneCommit(() -> insertFrom.run(stream), rows));
         }
         // Several INSERTs of one flush are one transaction too, so a failed attempt leaves none of them behind.
         return inOneCommit(() -> {
             long written = 0;
             for (FlushBatch slice : slices) {
-                written += withStream(slice, stream -> Jdbc.update(connection, insert + stream + ")"));
+                written += withStream(slice, insertFrom);
             }
             return written;
         }, rows);
