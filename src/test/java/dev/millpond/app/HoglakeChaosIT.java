@@ -10,6 +10,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -87,8 +88,9 @@ class HoglakeChaosIT {
 
     /**
      * The control: without plans, one kill that the log shows inside the window of a run's 2nd or later flush leaves
-     * that flush published twice (the restart cuts its first flush elsewhere, under another idempotency key). A few
-     * thousand records and usually one kill: a kill inside such a window duplicates by construction.
+     * that flush published twice, because the restart cuts its first flush elsewhere — the whole backlog, which ends
+     * past the killed flush on every partition — under another idempotency key. A few thousand records and usually
+     * one kill.
      */
     @Test
     void withoutPlansAKillInsideTheWindowPublishesTwice(@TempDir Path dir) throws Exception {
@@ -119,8 +121,20 @@ class HoglakeChaosIT {
                 }
                 inside = CommitWindow.killedInside(log);
             }
+            // The restart's first flush must not end where the killed one did, or it would carry the same offset
+            // ranges, hence the same idempotency key, and the server would decline it even without a plan (on a
+            // loaded machine the killed flush was at times one poll of 50 records, and so was the restart's first
+            // flush). So records are added past the killed flush on every partition, and the final run's interval
+            // is long enough that its first flush takes in the whole backlog: its ranges end past the killed ones.
+            for (int p = 0; p < PARTITIONS; p++) {
+                kafka.produce(topic, p, SampleEvents.events(producedSoFar.get(), 10));
+                producedSoFar.addAndGet(10);
+            }
             long produced = producedSoFar.get();
-            try (AppProcess app = AppProcess.start(env, LOGS.resolve(topic + "-control-final.log"), jvm)) {
+            Map<String, String> finalEnv = new HashMap<>(env);
+            finalEnv.put("FLUSH_INTERVAL_MS", "20000");
+            finalEnv.put("CONSUME_BATCH_SIZE", "1000");
+            try (AppProcess app = AppProcess.start(finalEnv, LOGS.resolve(topic + "-control-final.log"), jvm)) {
                 app.awaitCommittedToEnd(kafka, topic, "millpond-hoglake-" + topic + "-events", Duration.ofMinutes(2));
                 assertThat(app.stop(Duration.ofSeconds(60))).isZero();
             }
