@@ -4,13 +4,13 @@ import dev.millpond.demo.SampleEvents;
 import dev.millpond.testsupport.AppProcess;
 import dev.millpond.testsupport.KafkaBroker;
 import dev.millpond.testsupport.Services;
+import dev.millpond.testsupport.TestEnv;
 import dev.millpond.testsupport.hoglake.HoglakeStack;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -106,10 +106,7 @@ class HoglakeChaosIT {
             boolean inside = false;
             while (!inside) {
                 assertThat(attempts).as("runs needed to land one kill inside the window").isLessThan(5);
-                for (int p = 0; p < PARTITIONS; p++) {
-                    kafka.produce(topic, p, SampleEvents.events(producedSoFar.get(), 1_000));
-                    producedSoFar.addAndGet(1_000);
-                }
+                produceOnEveryPartition(kafka, topic, producedSoFar, 1_000);
                 Path log = LOGS.resolve(topic + "-control-" + attempts++ + ".log");
                 // Records keep arriving while the app runs: on a fast machine it consumes the backlog before its
                 // first flush is due, and without new records there would be no second flush to kill inside.
@@ -123,17 +120,11 @@ class HoglakeChaosIT {
             }
             // The restart's first flush must not end where the killed one did, or it would carry the same offset
             // ranges, hence the same idempotency key, and the server would decline it even without a plan (on a
-            // loaded machine the killed flush was at times one poll of 50 records, and so was the restart's first
-            // flush). So records are added past the killed flush on every partition, and the final run's interval
+            // loaded machine the killed flush can be one poll of 50 records, and so can the restart's first flush). So records are added past the killed flush on every partition, and the final run's interval
             // is long enough that its first flush takes in the whole backlog: its ranges end past the killed ones.
-            for (int p = 0; p < PARTITIONS; p++) {
-                kafka.produce(topic, p, SampleEvents.events(producedSoFar.get(), 10));
-                producedSoFar.addAndGet(10);
-            }
+            produceOnEveryPartition(kafka, topic, producedSoFar, 10);
             long produced = producedSoFar.get();
-            Map<String, String> finalEnv = new HashMap<>(env);
-            finalEnv.put("FLUSH_INTERVAL_MS", "20000");
-            finalEnv.put("CONSUME_BATCH_SIZE", "1000");
+            Map<String, String> finalEnv = TestEnv.with(env, "FLUSH_INTERVAL_MS", "20000", "CONSUME_BATCH_SIZE", "1000");
             try (AppProcess app = AppProcess.start(finalEnv, LOGS.resolve(topic + "-control-final.log"), jvm)) {
                 app.awaitCommittedToEnd(kafka, topic, "millpond-hoglake-" + topic + "-events", Duration.ofMinutes(2));
                 assertThat(app.stop(Duration.ofSeconds(60))).isZero();
@@ -143,6 +134,14 @@ class HoglakeChaosIT {
                     + "count=%d distinct=%d%n", attempts, produced, counts[0], counts[1]);
             assertThat(counts[1]).as("distinct ids: none missing").isEqualTo(produced);
             assertThat(counts[0]).as("rows: the killed flush published twice").isGreaterThan(produced);
+        }
+    }
+
+    /** {@code perPartition} events with the next unique ids on each partition, counted in {@code produced}. */
+    private static void produceOnEveryPartition(KafkaBroker kafka, String topic, AtomicLong produced, int perPartition) {
+        for (int p = 0; p < PARTITIONS; p++) {
+            kafka.produce(topic, p, SampleEvents.events(produced.get(), perPartition));
+            produced.addAndGet(perPartition);
         }
     }
 
