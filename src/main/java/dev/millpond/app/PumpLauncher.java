@@ -33,14 +33,14 @@ import java.time.Duration;
  * <p>The pump drives the Kafka client directly instead of through a SmallRye Reactive Messaging channel: it flushes on
  * time even when no record arrives, seeks to start positions computed from the lake after the sink has connected,
  * keeps Arrow memory and the DuckDB connection on one thread, and shrinks each consume call as the buffer fills
- * (README, "The design card, accounted for").
+ * (docs/architecture.md, "Libraries: the design card, accounted for").
  */
 @ApplicationScoped
 public class PumpLauncher {
 
     private static final Logger LOG = Logger.getLogger(PumpLauncher.class);
     /**
-     * How long a stop waits for the pump to flush and commit: inside the StatefulSet's 120 s grace period, with room
+     * How long a stop waits for the pump to flush and commit: inside the StatefulSet's 180 s grace period, with room
      * for the rest of the shutdown (the log export gets up to 10 s more), so Kubernetes never has to SIGKILL the pod. MILLPOND_STOP_DEADLINE_S overrides it
      * for a shorter grace period (and for the test of this path).
      */

@@ -2,7 +2,7 @@ package dev.millpond.config;
 
 import java.util.Locale;
 
-/** Where the effective allowlist comes from (README, "Dynamic allowlist source"). */
+/** Where the effective allowlist comes from (docs/configuration.md, "Dynamic allowlist"). */
 public enum IncludeValuesMode {
     /** No URL: the static MILLPOND_FILTER_VALUES list, or no keep filter at all. */
     STATIC("static"),

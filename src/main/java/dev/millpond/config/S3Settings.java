@@ -42,7 +42,7 @@ public record S3Settings(
         return Optional.of(v);
     }
 
-    /** The README marks the DuckDB S3 key id and secret as required. */
+    /** docs/configuration.md marks the DuckDB S3 key id and secret as required. */
     private static String required(Env env, String variable, boolean secret) {
         env.required(variable);
         return value(env, variable, secret).orElseThrow();

@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Exactly-once under kill -9, on the real stack with the packaged jar: a producer writes events with unique ids to a
  * 6-partition topic while the app is SIGKILLed at random moments and restarted, {@code chaos.kills} times (default
- * 20; the long run is {@code -Dchaos.kills=1000}, see the README). A test hook pauses between the lake commit and
+ * 20; the long run is {@code -Dchaos.kills=1000}, see docs/exactly-once.md). A test hook pauses between the lake commit and
  * the Kafka commit, and a third of the kills land inside that pause, where an at-least-once writer would duplicate
  * the flush. A share of the records is poison (malformed JSON, non-objects) carrying its id in the raw bytes; those
  * land in {@code _millpond_rejects} in the same commits. At the end every id is exactly once in the table or

@@ -84,7 +84,7 @@ final class LakeTable {
      * for all of them is no cure either: DuckLake 1.4.4 keeps a copy of the whole table entry per ALTER until the
      * commit, so memory grows with the square of the count (a flush adding 5,000 columns: 63 s, 8.2 GB peak RSS).
      * Chunks of 100 keep both near linear: 1,000 columns in 3.8 s at 0.39 GB peak, 5,000 in 29 s at 0.98 GB
-     * ({@code WideFlushBenchmarkMain}; the README's "Table width and rejects" has the table).
+     * ({@code WideFlushBenchmarkMain}; docs/rejects.md has the table).
      */
     static final int COLUMNS_PER_COMMIT = 100;
 
