@@ -93,7 +93,8 @@ public final class AppProcess implements AutoCloseable {
         List<String> cmd = new ArrayList<>(launcher);
         cmd.add(java);
         cmd.addAll(jvmOptions);
-        cmd.addAll(List.of("--add-opens=java.base/java.nio=ALL-UNNAMED", "-jar", jar().toAbsolutePath().toString()));
+        // No module flags: the jar's manifest carries what Arrow and DuckDB need, as for anyone who runs it.
+        cmd.addAll(List.of("-jar", jar().toAbsolutePath().toString()));
         ProcessBuilder pb = new ProcessBuilder(cmd);
         Map<String, String> penv = pb.environment();
         penv.keySet().removeIf(k -> !k.equals("PATH") && !k.equals("JAVA_HOME") && !k.equals("HOME"));
