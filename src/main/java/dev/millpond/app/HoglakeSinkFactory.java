@@ -23,7 +23,8 @@ final class HoglakeSinkFactory implements SinkFactory {
 
     @Override
     public Sink open(MillpondMetrics metrics, BufferAllocator memory, MemoryBudget budget) {
-        return HoglakeSink.open(config.hoglake(), config.recordHandling().sortBy(), metrics, memory);
+        return HoglakeSink.open(config.hoglake(), config.recordHandling().sortBy(), config.landing().rejects(),
+                metrics, memory);
     }
 
     @Override

@@ -1,5 +1,8 @@
 package dev.millpond.sinks;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * A Kafka record the pipeline could not land as a row, kept with why, so a sink can store it beside the flush's rows
  * (in the same commit) rather than drop it.
@@ -44,6 +47,31 @@ public record RejectedRecord(String topic, int partition, long offset, long time
     /** Whether the value was cut at the operator's cap, so {@link #value} is not the whole record. */
     public boolean truncated() {
         return value.length < valueLength;
+    }
+
+    /**
+     * The rejects cut into runs of at most {@code maxValueBytes} of values each, in order; a larger one alone. A sink
+     * copies one run at a time out of the heap (into Arrow, a parquet file), so that copy stays this small whatever
+     * the flush holds.
+     */
+    public static List<List<RejectedRecord>> slices(List<RejectedRecord> rejects,
+                                                                      long maxValueBytes) {
+        List<List<RejectedRecord>> out = new ArrayList<>();
+        int from = 0;
+        long bytes = 0;
+        for (int i = 0; i < rejects.size(); i++) {
+            long size = rejects.get(i).value().length;
+            if (i > from && bytes + size > maxValueBytes) {
+                out.add(rejects.subList(from, i));
+                from = i;
+                bytes = 0;
+            }
+            bytes += size;
+        }
+        if (from < rejects.size()) {
+            out.add(rejects.subList(from, rejects.size()));
+        }
+        return out;
     }
 
     /** Heap this record holds, roughly: what the pump counts towards its flush triggers. */

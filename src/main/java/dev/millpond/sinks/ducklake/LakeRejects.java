@@ -17,7 +17,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -116,22 +115,7 @@ final class LakeRejects {
 
     /** The rejects cut into runs of at most {@link #SLICE_BYTES} of values each, in order; a larger one alone. */
     static List<List<RejectedRecord>> slices(List<RejectedRecord> rejects) {
-        List<List<RejectedRecord>> out = new ArrayList<>();
-        int from = 0;
-        long bytes = 0;
-        for (int i = 0; i < rejects.size(); i++) {
-            long size = rejects.get(i).value().length;
-            if (i > from && bytes + size > SLICE_BYTES) {
-                out.add(rejects.subList(from, i));
-                from = i;
-                bytes = 0;
-            }
-            bytes += size;
-        }
-        if (from < rejects.size()) {
-            out.add(rejects.subList(from, rejects.size()));
-        }
-        return out;
+        return RejectedRecord.slices(rejects, SLICE_BYTES);
     }
 
     /**

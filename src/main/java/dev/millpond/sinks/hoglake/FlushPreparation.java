@@ -4,6 +4,7 @@ import dev.millpond.config.HoglakePartitionField;
 import dev.millpond.observability.ErrorType;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.sinks.FlushBatch;
+import dev.millpond.sinks.RejectedRecord;
 import dev.millpond.sinks.hoglake.catalog.HoglakeWire.ColumnInfo;
 import dev.millpond.sinks.hoglake.catalog.HoglakeWire.CommitRequest;
 import dev.millpond.sinks.hoglake.catalog.HoglakeWire.FileRegistration;
@@ -15,6 +16,8 @@ import dev.millpond.sinks.hoglake.parquet.HoglakeParquetWriter.Column;
 import dev.millpond.sinks.hoglake.parquet.HoglakeParquetWriter.EncodedFile;
 import dev.millpond.sinks.hoglake.parquet.LiveTypeCasts;
 import dev.millpond.sinks.hoglake.schema.PayloadColumns;
+import dev.millpond.sinks.hoglake.schema.RejectsTable;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -31,16 +34,24 @@ import java.util.Comparator;
 
 /**
  * Prepares one flush for publication: stamps {@code _inserted_at} (one value for every row of the flush), aligns the
- * batch to the live table, fans it out into one parquet file per partition tuple, uploads each under the contract's
- * name and builds the one commit request that registers them all. Nothing is published here.
+ * batch to the live table, fans it out into one parquet file per partition tuple, writes the flush's rejects into
+ * files of the rejects table, uploads each under the contract's name and builds the one commit request that
+ * registers them all, in both tables. Nothing is published here.
  */
 final class FlushPreparation {
 
     private static final Logger LOG = Logger.getLogger(FlushPreparation.class);
+    /**
+     * The most reject value bytes one rejects file holds; a flush's rejects take as many files as that needs (all in
+     * its one commit), so the Arrow copy and the encoded file stay this small whatever the flush holds. A single
+     * larger record is a file of its own.
+     */
+    static final long REJECTS_FILE_BYTES = 8L << 20;
 
     private final HoglakeObjectStore store;
     private final OrphanedFiles orphans;
     private final MillpondMetrics metrics;
+    private final BufferAllocator allocator;
     private final String dataPath;
     private final String namespace;
     private final String table;
@@ -48,11 +59,13 @@ final class FlushPreparation {
     private final String author;
     private final Set<String> warned = new HashSet<>();
 
-    FlushPreparation(HoglakeObjectStore store, OrphanedFiles orphans, MillpondMetrics metrics, String dataPath,
-            String namespace, String table, List<HoglakePartitionField> partitionBy, String author) {
+    FlushPreparation(HoglakeObjectStore store, OrphanedFiles orphans, MillpondMetrics metrics,
+            BufferAllocator allocator, String dataPath, String namespace, String table,
+            List<HoglakePartitionField> partitionBy, String author) {
         this.store = store;
         this.orphans = orphans;
         this.metrics = metrics;
+        this.allocator = allocator;
         this.dataPath = dataPath;
         this.namespace = namespace;
         this.table = table;
@@ -60,9 +73,43 @@ final class FlushPreparation {
         this.author = author;
     }
 
-    /** Empty when the flush has no row to publish. */
-    Optional<PreparedFlush> prepare(FlushBatch batch, List<PayloadColumns.Sent> sent, TableInfo live, UUID key,
-            long insertedAtMicros) {
+    /**
+     * The flush's rows into {@code live} (when present) and its rejects into {@code rejects} (when present), as one
+     * commit request; empty when neither has anything to publish.
+     */
+    Optional<PreparedFlush> prepare(FlushBatch batch, List<PayloadColumns.Sent> sent, Optional<TableInfo> live,
+            Optional<TableInfo> rejects, UUID key, long insertedAtMicros) {
+        List<TableAppend> appends = new ArrayList<>();
+        List<String> uploaded = new ArrayList<>();
+        long rows = 0;
+        try {
+            if (live.isPresent()) {
+                Optional<TableAppend> data = rows(batch, sent, live.get(), key, insertedAtMicros, uploaded);
+                if (data.isPresent()) {
+                    appends.add(data.get());
+                    rows = data.get().files().stream().mapToLong(FileRegistration::recordCount).sum();
+                }
+            }
+            if (rejects.isPresent() && !batch.rejects().isEmpty()) {
+                appends.add(rejects(batch.rejects(), rejects.get(), key, insertedAtMicros, uploaded));
+            }
+        } catch (RuntimeException e) {
+            orphans.count(uploaded, "the flush failed while uploading: " + e.getMessage());
+            throw e;
+        }
+        if (appends.isEmpty()) {
+            return Optional.empty();
+        }
+        // Blind append (no read_snapshot), as millpond has always published: appends never conflict with appends,
+        // and expected_table_uuid alone guards each table's incarnation. One request for both tables: the rows and
+        // the rejects of a flush are published together or not at all, and its key's receipt answers for both.
+        CommitRequest request = new CommitRequest(key.toString(), null, List.copyOf(appends), author, null);
+        return Optional.of(new PreparedFlush(key, batch, request, uploaded, rows));
+    }
+
+    /** One file per partition tuple of the flush's rows; empty when the flush has no row. */
+    private Optional<TableAppend> rows(FlushBatch batch, List<PayloadColumns.Sent> sent, TableInfo live, UUID key,
+            long insertedAtMicros, List<String> uploaded) {
         List<Column> columns = fileColumns(live);
         Set<String> leftOut = align(batch, sent, live, columns);
         Map<String, Object> constants = Map.of(PayloadColumns.INSERTED_AT, insertedAtMicros);
@@ -70,29 +117,42 @@ final class FlushPreparation {
         if (groups.isEmpty()) {
             return Optional.empty();
         }
-        List<String> uploaded = new ArrayList<>();
         List<FileRegistration> files = new ArrayList<>();
-        long rows = 0;
-        try {
-            for (int i = 0; i < groups.size(); i++) {
-                PartitionFanout.Group g = groups.get(i);
-                EncodedFile file = HoglakeParquetWriter.write(columns, batch.batches(), g.rows(), constants, leftOut);
-                String uri = ObjectUri.dataFile(dataPath, namespace, table, key, i);
-                store.put(uri, file.bytes());
-                uploaded.add(uri);
-                files.add(new FileRegistration(uri, file.recordCount(), file.bytes().length, file.footerSize(),
-                        file.columnStats(), g.values()));
-                rows += file.recordCount();
-            }
-        } catch (RuntimeException e) {
-            orphans.count(uploaded, "the flush failed while uploading: " + e.getMessage());
-            throw e;
+        for (int i = 0; i < groups.size(); i++) {
+            PartitionFanout.Group g = groups.get(i);
+            EncodedFile file = HoglakeParquetWriter.write(columns, batch.batches(), g.rows(), constants, leftOut);
+            String uri = ObjectUri.dataFile(dataPath, namespace, table, key, i);
+            store.put(uri, file.bytes());
+            uploaded.add(uri);
+            files.add(new FileRegistration(uri, file.recordCount(), file.bytes().length, file.footerSize(),
+                    file.columnStats(), g.values()));
         }
-        // Blind append (no read_snapshot), as millpond has always published: appends never conflict with appends,
-        // and expected_table_uuid alone guards the incarnation.
-        CommitRequest request = new CommitRequest(key.toString(), null,
-                List.of(new TableAppend(namespace, table, live.tableUuid(), List.copyOf(files))), author, null);
-        return Optional.of(new PreparedFlush(key, batch, request, uploaded, rows));
+        return Optional.of(new TableAppend(namespace, table, live.tableUuid(), List.copyOf(files)));
+    }
+
+    /**
+     * The rejects in files of at most {@link #REJECTS_FILE_BYTES} of values each; {@code rejected_at} is the flush's
+     * {@code _inserted_at} stamp.
+     */
+    private TableAppend rejects(List<RejectedRecord> rejects, TableInfo live, UUID key, long insertedAtMicros,
+            List<String> uploaded) {
+        List<Column> columns = fileColumns(live);
+        Map<String, Object> constants = Map.of(RejectsTable.TABLE_NAME, table, RejectsTable.REJECTED_AT,
+                insertedAtMicros);
+        List<FileRegistration> files = new ArrayList<>();
+        List<List<RejectedRecord>> slices = RejectedRecord.slices(rejects, REJECTS_FILE_BYTES);
+        for (int i = 0; i < slices.size(); i++) {
+            EncodedFile file;
+            try (VectorSchemaRoot root = RejectRows.of(slices.get(i), allocator)) {
+                file = HoglakeParquetWriter.write(columns, List.of(root), null, constants, Set.of());
+            }
+            String uri = ObjectUri.dataFile(dataPath, namespace, RejectsTable.NAME, key, i);
+            store.put(uri, file.bytes());
+            uploaded.add(uri);
+            files.add(new FileRegistration(uri, file.recordCount(), file.bytes().length, file.footerSize(),
+                    file.columnStats(), null));
+        }
+        return new TableAppend(namespace, RejectsTable.NAME, live.tableUuid(), List.copyOf(files));
     }
 
     /** The live table's top-level columns in ordinal order; types this writer cannot encode stay out of the file. */
@@ -102,9 +162,9 @@ final class FlushPreparation {
             Optional<HoglakeColumnType> type = HoglakeColumnType.fromWireName(c.type());
             if (type.isPresent()) {
                 columns.add(new Column(c.name(), c.fieldId(), type.get(), c.nullable()));
-            } else if (warned.add("type:" + c.name())) {
+            } else if (warned.add("type:" + live.name() + "." + c.name())) {
                 LOG.warnf("Column %s of hoglake table %s.%s is %s, which millpond does not write; its values are"
-                        + " absent (null) in millpond's files", c.name(), namespace, table, c.type());
+                        + " absent (null) in millpond's files", c.name(), namespace, live.name(), c.type());
             }
         });
         return columns;

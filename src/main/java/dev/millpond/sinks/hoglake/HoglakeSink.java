@@ -15,6 +15,7 @@ import dev.millpond.sinks.hoglake.catalog.HoglakeWire.TableInfo;
 import dev.millpond.sinks.hoglake.catalog.HoglakeWriteException;
 import dev.millpond.sinks.hoglake.schema.PayloadColumns;
 import dev.millpond.sinks.hoglake.schema.PayloadDrops;
+import dev.millpond.sinks.hoglake.schema.RejectsTable;
 import dev.millpond.sinks.hoglake.schema.SchemaEvolution;
 import dev.millpond.sinks.hoglake.schema.TableResolver;
 import org.apache.arrow.memory.BufferAllocator;
@@ -36,6 +37,9 @@ import java.util.UUID;
  * different request means an earlier process published this flush, and the flush is done. Every upload that ends up
  * registered by no commit is counted as orphaned, with its URI.
  *
+ * <p>The records of a flush that could not become rows are kept whole in the {@code _millpond_rejects} table beside
+ * it, registered by the same commit (so under the same key): a flush's rows and rejects publish together, once.
+ *
  * <p>Hoglake records no Kafka offsets in the lake, so {@link #recordedOffsets} is empty: Kafka's committed offsets
  * decide where to resume. Not thread-safe: one sink per pump thread.
  */
@@ -50,44 +54,58 @@ public final class HoglakeSink implements Sink {
     private final HoglakeCatalogClient client;
     private final HoglakeObjectStore store;
     private final TableResolver tables;
+    /** Empty when MILLPOND_REJECTS=false: then a flush's rejects are counted and dropped. */
+    private final Optional<RejectsTable> rejects;
     private final SchemaEvolution evolution;
     private final FlushPreparation preparation;
     private final OrphanedFiles orphans;
     private final PayloadDrops drops;
 
-    /** The live table as the last flush resolved it; null until the first flush. */
+    /** The live table as startup or the last flush resolved it; null while it does not exist. */
     private TableInfo table;
     /** The current flush's prepared commit, held across its retries; null when none is outstanding. */
     private PreparedFlush held;
 
     private HoglakeSink(HoglakeConfig config, MillpondMetrics metrics, HoglakeCatalogClient client,
-            HoglakeObjectStore store, String dataPath, List<String> sortBy) {
+            HoglakeObjectStore store, String dataPath, List<String> sortBy, boolean keepRejects,
+            BufferAllocator memory) {
         this.config = config;
         this.metrics = metrics;
         this.client = client;
         this.store = store;
         this.orphans = new OrphanedFiles(metrics);
         this.tables = new TableResolver(client, config, sortBy);
+        this.rejects = keepRejects ? Optional.of(new RejectsTable(client, config.catalog(), config.namespace()))
+                : Optional.empty();
         this.evolution = new SchemaEvolution(client, metrics, config);
-        this.preparation = new FlushPreparation(store, orphans, metrics, dataPath, config.namespace(), config.table(),
-                config.partitionBy(), "millpond/" + config.table());
+        this.preparation = new FlushPreparation(store, orphans, metrics, memory, dataPath, config.namespace(),
+                config.table(), config.partitionBy(), "millpond/" + config.table());
         this.drops = new PayloadDrops(metrics);
+    }
+
+    /** As {@link #open(HoglakeConfig, List, boolean, MillpondMetrics, BufferAllocator)}, keeping rejects. */
+    public static HoglakeSink open(HoglakeConfig config, List<String> sortBy, MillpondMetrics metrics,
+            BufferAllocator memory) {
+        return open(config, sortBy, true, metrics, memory);
     }
 
     /**
      * Connects the sink: resolves HOGLAKE_CATALOG (creating it when it is missing and HOGLAKE_DATA_PATH is set) and
      * runs the object-store credential probe, so a bad URL, a missing catalog or a missing write grant fails startup
-     * before the pod claims readiness. The namespace and table are resolved on the first write.
+     * before the pod claims readiness. Then reads the table as it is, if it exists, so {@link #liveColumns} is right
+     * before the first poll: the width bound counts the columns the table already has. Creating the namespace and the
+     * table, and reconciling its layout, wait for the first write.
      *
-     * @param sortBy  MILLPOND_SORT_BY: declared as the table's sort order and reconciled like the partition spec
-     * @param memory  the sink's Arrow memory; the sink encodes straight from the flush's own vectors and allocates
-     *                none of its own today
+     * @param sortBy      MILLPOND_SORT_BY: declared as the table's sort order and reconciled like the partition spec
+     * @param keepRejects MILLPOND_REJECTS: keep the records that cannot land in {@code _millpond_rejects}
+     * @param memory      the sink's Arrow memory: the rows are encoded straight from the flush's own vectors; only
+     *                    the rejects are copied into it, a file's worth at a time
      * @throws HoglakeStartupException  the catalog cannot be resolved or created; the message is the line to log
      * @throws ObjectStoreProbeException the probe failed; the message names the marker, catalog, credential source,
      *                                   the S3 error and the setting to look at
      */
-    public static HoglakeSink open(HoglakeConfig config, List<String> sortBy, MillpondMetrics metrics,
-            BufferAllocator memory) {
+    public static HoglakeSink open(HoglakeConfig config, List<String> sortBy, boolean keepRejects,
+            MillpondMetrics metrics, BufferAllocator memory) {
         Duration timeout = Duration.ofMillis(Math.round(config.requestTimeoutSeconds() * 1000));
         HoglakeCatalogClient client = new HoglakeCatalogClient(config.url(), timeout);
         HoglakeObjectStore store = null;
@@ -100,7 +118,10 @@ public final class HoglakeSink implements Sink {
             metrics.hoglakeOrphanedFiles(0);
             LOG.infof("Hoglake catalog resolved: catalog=%s data_path=%s table=%s.%s url=%s", config.catalog(),
                     catalog.dataPath(), config.namespace(), config.table(), config.url());
-            return new HoglakeSink(config, metrics, client, store, catalog.dataPath(), sortBy);
+            HoglakeSink sink = new HoglakeSink(config, metrics, client, store, catalog.dataPath(), sortBy,
+                    keepRejects, memory);
+            sink.table = sink.existingTable();
+            return sink;
         } catch (RuntimeException e) {
             if (store != null) {
                 store.close();
@@ -142,6 +163,20 @@ public final class HoglakeSink implements Sink {
         return false;
     }
 
+    /** The table as it is now, null when it does not exist yet; a failed read fails startup like the catalog's. */
+    private TableInfo existingTable() {
+        try {
+            Optional<TableInfo> live = tables.find();
+            live.ifPresent(t -> LOG.infof("Hoglake table %s exists with %d columns", tables.qualified(),
+                    t.columns().size()));
+            return live.orElse(null);
+        } catch (HoglakeWriteException e) {
+            throw new HoglakeStartupException("Cannot read hoglake table " + tables.qualified() + " at "
+                    + config.url() + ": " + e.getMessage(),
+                    HoglakeFailures.classify(e).kind() == dev.millpond.sinks.WriteFailure.Kind.UNAVAILABLE);
+        }
+    }
+
     @Override
     public Optional<Map<Integer, Long>> recordedOffsets(String topic) {
         return Optional.empty();
@@ -157,28 +192,57 @@ public final class HoglakeSink implements Sink {
             // A retry of the flush whose commit is prepared: send the same request again, never a new one.
             return publish();
         }
-        if (batch.rows() == 0 || batch.batches().isEmpty()) {
+        boolean hasRows = batch.rows() > 0 && !batch.batches().isEmpty();
+        boolean keptRejects = rejects.isPresent() && !batch.rejects().isEmpty();
+        if (!hasRows && !keptRejects) {
             return 0;
         }
-        PayloadColumns columns = PayloadColumns.of(batch.schema());
-        drops.count(columns);
-        if (columns.sent().isEmpty()) {
-            LOG.warnf("No writable column in a flush of %d rows; nothing written", batch.rows());
+        List<PayloadColumns.Sent> sent = List.of();
+        Optional<TableInfo> live = Optional.empty();
+        if (hasRows) {
+            PayloadColumns columns = PayloadColumns.of(batch.schema());
+            drops.count(columns);
+            if (columns.sent().isEmpty()) {
+                LOG.warnf("No writable column in a flush of %d rows; nothing written", batch.rows());
+            } else {
+                table = tables.resolve(columns.sent());
+                table = evolution.evolve(table, columns.sent());
+                live = Optional.of(table);
+                sent = columns.sent();
+            }
+        }
+        if (live.isEmpty() && !keptRejects) {
             return 0;
         }
-        table = tables.resolve(columns.sent());
-        table = evolution.evolve(table, columns.sent());
+        Optional<TableInfo> rejectsTable = keptRejects ? Optional.of(rejects.get().resolve()) : Optional.empty();
         UUID key = batch.ranges().isEmpty()
                 // Without offsets there is no flush identity to name; a random key still makes retries idempotent.
                 ? UUID.randomUUID()
-                : FlushKey.of(config.catalog(), config.namespace(), config.table(), table.tableUuid(), batch.ranges());
+                : FlushKey.of(config.catalog(), config.namespace(), config.table(), incarnation(live, rejectsTable),
+                        batch.ranges());
         long insertedAt = ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now());
-        Optional<PreparedFlush> prepared = preparation.prepare(batch, columns.sent(), table, key, insertedAt);
+        Optional<PreparedFlush> prepared = preparation.prepare(batch, sent, live, rejectsTable, key, insertedAt);
         if (prepared.isEmpty()) {
             return 0;
         }
         held = prepared.get();
         return publish();
+    }
+
+    /**
+     * The incarnation a flush's key names: the data table's, whether or not this flush has rows for it, so a flush
+     * rebuilt after a crash gets the same key whichever of its records became rows or rejects the second time. Only a
+     * flush of rejects alone before the data table exists names the rejects table's incarnation instead (the data
+     * table being created between such a flush and its replay is the one case a replay is not recognised).
+     */
+    private String incarnation(Optional<TableInfo> live, Optional<TableInfo> rejectsTable) {
+        if (live.isPresent()) {
+            return live.get().tableUuid();
+        }
+        Optional<TableInfo> existing = tables.find();
+        existing.ifPresent(t -> table = t);
+        return existing.map(TableInfo::tableUuid)
+                .orElseGet(() -> RejectsTable.NAME + ":" + rejectsTable.orElseThrow().tableUuid());
     }
 
     /**
@@ -224,8 +288,8 @@ public final class HoglakeSink implements Sink {
             orphans.count(flush.uris(), "the commit of flush " + flush.key() + " was refused: " + failure);
             if (failure.isTableRecreated()) {
                 table = null;
-                LOG.warnf("Hoglake table %s was recreated under the same name; the next attempt re-resolves it and"
-                        + " prepares the flush again", tables.qualified());
+                LOG.warnf("Hoglake table %s (or its rejects table) was recreated under the same name; the next"
+                        + " attempt re-resolves it and prepares the flush again", tables.qualified());
             }
         }
         throw new HoglakeWriteException("publishing flush " + flush.key(), failure);
@@ -245,9 +309,10 @@ public final class HoglakeSink implements Sink {
         return HoglakeFailures.classify(failure);
     }
 
+    /** Whether flushes keep their rejected records in {@code _millpond_rejects} (MILLPOND_REJECTS). */
     @Override
     public boolean keepsRejects() {
-        return false;
+        return rejects.isPresent();
     }
 
     @Override

@@ -12,6 +12,8 @@ import dev.millpond.config.Secret;
 import dev.millpond.observability.ErrorType;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.sinks.FlushBatch;
+import dev.millpond.sinks.RejectedRecord;
+import dev.millpond.sinks.hoglake.schema.RejectsTable;
 import dev.millpond.sinks.WriteFailure;
 import dev.millpond.sinks.hoglake.catalog.HoglakeCatalogClient;
 import dev.millpond.sinks.hoglake.catalog.HoglakeWire.ColumnDef;
@@ -392,7 +394,6 @@ class HoglakeSinkTest {
         assertThat(sink.becomesColumn("x".repeat(128))).isTrue();
         assertThat(sink.becomesColumn("year")).isTrue();
         assertThat(sink.recordedOffsets("t")).isEmpty();
-        assertThat(sink.keepsRejects()).isFalse();
     }
 
     @Test
@@ -587,6 +588,132 @@ class HoglakeSinkTest {
         sink.close();
         opened.remove(sink);
         assertThat(orphaned()).isEqualTo(uploaded);
+    }
+
+    // ---- rejects ----
+
+    private static RejectedRecord reject(int partition, long offset, String reason, byte[] value) {
+        return RejectedRecord.of("t", partition, offset, 1_788_609_600_123L + offset, reason, "why " + offset, value,
+                Integer.MAX_VALUE);
+    }
+
+    private static byte[] bytes(int length, long seed) {
+        byte[] b = new byte[length];
+        new Random(seed).nextBytes(b);
+        return b;
+    }
+
+    private List<Map<String, Object>> rejectsRows(Path dir) throws Exception {
+        List<String> local = new ArrayList<>();
+        for (JsonNode f : server.files(cat, NS, RejectsTable.NAME)) {
+            local.add(download(dir, f.get("path").asText()).toString());
+        }
+        String list = local.stream().map(p -> "'" + p + "'").collect(Collectors.joining(", ", "[", "]"));
+        return query("SELECT table_name, topic, kafka_partition, kafka_offset, epoch_ms(kafka_timestamp) AS ts_ms,"
+                + " reason, error, value, value_length, epoch_us(rejected_at) AS rejected_us, value_truncated"
+                + " FROM read_parquet(" + list + ") ORDER BY kafka_offset");
+    }
+
+    /**
+     * A flush's rejects are files of the {@code _millpond_rejects} table beside it, registered by the flush's own
+     * commit (one snapshot for both tables), whole and with DuckLake's columns; a process rebuilding the flush after a
+     * crash is declined by the key's receipt, so neither rows nor rejects are published twice.
+     */
+    @Test
+    void rejectsLandWholeBesideTheRowsInTheFlushsOwnCommitAndOnceAcrossARestart(@TempDir Path dir)
+            throws Exception {
+        HoglakeSink sink = open(List.of(), List.of());
+        assertThat(sink.keepsRejects()).isTrue();
+        // Two values above the 8 MiB slice together: two rejects files, both in the one commit.
+        List<RejectedRecord> rejects = List.of(reject(0, 100, "json_parse", bytes(5_000_000, 1)),
+                reject(0, 101, "column_limit", bytes(5_000_000, 2)),
+                reject(0, 102, "json_parse", "{\"id\": 7, broken".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        VectorSchemaRoot root = batches.events(new Random(61), 100, 0, 3, NAMES).root();
+        FlushBatch flush = new FlushBatch(root.getSchema(), List.of(root), 100,
+                List.of(new dev.millpond.sinks.OffsetRange("t", 0, 0, 102)), rejects);
+        assertThat(sink.write(flush, 1)).isEqualTo(100);
+
+        List<JsonNode> rejectFiles = server.files(cat, NS, RejectsTable.NAME);
+        assertThat(rejectFiles).hasSize(2);
+        Set<Long> snapshots = new HashSet<>();
+        files().forEach(f -> snapshots.add(f.get("snapshot_id").asLong()));
+        rejectFiles.forEach(f -> snapshots.add(f.get("snapshot_id").asLong()));
+        assertThat(snapshots).as("rows and rejects in one commit").hasSize(1);
+        assertThat(requests("POST", "/commit/prepared")).hasSize(1);
+
+        TableInfo rejectsTable = catalogClient.table(cat, NS, RejectsTable.NAME).value();
+        assertThat(rejectsTable.columns().stream().map(ColumnInfo::name).toList()).containsExactly("table_name",
+                "topic", "kafka_partition", "kafka_offset", "kafka_timestamp", "reason", "error", "value",
+                "value_length", "rejected_at", "value_truncated");
+        List<Map<String, Object>> stored = rejectsRows(dir);
+        assertThat(stored).hasSize(3);
+        Map<String, Object> stamp = query("SELECT epoch_us(min(_inserted_at)) AS us FROM read_parquet('"
+                + download(dir, files().get(0).get("path").asText()) + "')").get(0);
+        for (int i = 0; i < 3; i++) {
+            Map<String, Object> row = stored.get(i);
+            RejectedRecord r = rejects.get(i);
+            assertThat(row.get("table_name")).isEqualTo(TABLE);
+            assertThat(row.get("topic")).isEqualTo("t");
+            assertThat(((Number) row.get("kafka_partition")).intValue()).isZero();
+            assertThat(((Number) row.get("kafka_offset")).longValue()).isEqualTo(r.offset());
+            assertThat(((Number) row.get("ts_ms")).longValue()).isEqualTo(r.timestampMs());
+            assertThat(row.get("reason")).isEqualTo(r.reason());
+            assertThat(row.get("error")).isEqualTo(r.error());
+            java.sql.Blob value = (java.sql.Blob) row.get("value");
+            assertThat(value.getBytes(1, (int) value.length())).as("value of offset %d, whole", r.offset())
+                    .isEqualTo(r.value());
+            assertThat(((Number) row.get("value_length")).longValue()).isEqualTo(r.value().length);
+            assertThat(row.get("rejected_us")).as("rejected_at is the flush's stamp").isEqualTo(stamp.get("us"));
+            assertThat(row.get("value_truncated")).isEqualTo(false);
+        }
+        sink.close();
+        opened.remove(sink);
+
+        HoglakeSink restarted = open(List.of(), List.of());
+        VectorSchemaRoot again = batches.events(new Random(61), 100, 0, 3, NAMES).root();
+        assertThat(restarted.write(new FlushBatch(again.getSchema(), List.of(again), 100,
+                List.of(new dev.millpond.sinks.OffsetRange("t", 0, 0, 102)), rejects), 1)).isZero();
+        assertThat(replays("already_published")).isEqualTo(1);
+        assertThat(rejectsRows(dir)).as("rejects once").hasSize(3);
+        assertThat(registeredRows()).isEqualTo(100);
+    }
+
+    /**
+     * A flush of rejects alone, before the data table exists: the rejects table is created and the rejects published;
+     * the data table is left for the first row. With MILLPOND_REJECTS=false the sink keeps none.
+     */
+    @Test
+    void aFlushOfRejectsAloneIsPublishedAndMillpondRejectsFalseKeepsNone(@TempDir Path dir) throws Exception {
+        HoglakeSink sink = open(List.of(HoglakePartitionField.identity("team_id")), List.of());
+        RejectedRecord r = reject(0, 0, "json_parse", "[1]".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        VectorSchemaRoot none = batches.batch(0).longs("id", i -> 0L).root();
+        FlushBatch onlyRejects = new FlushBatch(none.getSchema(), List.of(), 0,
+                List.of(new dev.millpond.sinks.OffsetRange("t", 0, 0, 0)), List.of(r));
+        assertThat(sink.write(onlyRejects, 1)).isZero();
+        assertThat(rejectsRows(dir)).hasSize(1);
+        assertThat(catalogClient.table(cat, NS, TABLE).failure().isNotFound()).as("no data table yet").isTrue();
+        assertThat(sink.write(onlyRejects, 1)).as("the same flush again: its receipt answers").isZero();
+        assertThat(rejectsRows(dir)).hasSize(1);
+
+        HoglakeSink without = HoglakeSink.open(config(List.of()), List.of(), false, metrics, allocator);
+        opened.add(without);
+        assertThat(without.keepsRejects()).isFalse();
+        FlushBatch another = new FlushBatch(none.getSchema(), List.of(), 0,
+                List.of(new dev.millpond.sinks.OffsetRange("t", 0, 1, 1)),
+                List.of(reject(0, 1, "json_parse", "[2]".getBytes(java.nio.charset.StandardCharsets.UTF_8))));
+        assertThat(without.write(another, 1)).isZero();
+        assertThat(rejectsRows(dir)).hasSize(1);
+    }
+
+    /** A sink opened against an existing table knows its columns before the first write: the width bound reads them. */
+    @Test
+    void liveColumnsAreTheExistingTablesFromStartup() {
+        HoglakeSink first = open(List.of(), List.of());
+        assertThat(first.liveColumns()).as("no table yet").isEmpty();
+        assertThat(first.write(events(71, 20, 0), 1)).isEqualTo(20);
+        HoglakeSink restarted = open(List.of(), List.of());
+        assertThat(restarted.liveColumns()).containsExactlyInAnyOrderElementsOf(
+                table().columns().stream().map(ColumnInfo::name).toList()).contains("id", "uuid", "_inserted_at");
     }
 
     // ---- startup refusals ----

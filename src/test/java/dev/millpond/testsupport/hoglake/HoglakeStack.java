@@ -27,6 +27,8 @@ public final class HoglakeStack implements AutoCloseable {
 
     public static final String NAMESPACE = "analytics";
     public static final String TABLE = "events";
+    /** The table beside {@link #TABLE} that keeps the records that could not land as rows. */
+    public static final String REJECTS = "_millpond_rejects";
 
     private final HoglakeServer server = HoglakeServer.start();
     private final S3Server s3 = Services.s3();
@@ -68,8 +70,13 @@ public final class HoglakeStack implements AutoCloseable {
 
     /** The registered files of the table; empty before the first write created it. */
     public List<JsonNode> files() {
+        return files(TABLE);
+    }
+
+    /** The registered files of {@code table} in {@link #NAMESPACE}; empty before it exists. */
+    public List<JsonNode> files(String table) {
         try {
-            return server.files(catalog, NAMESPACE, TABLE);
+            return server.files(catalog, NAMESPACE, table);
         } catch (RuntimeException e) { // no table yet
             return List.of();
         }
@@ -77,21 +84,39 @@ public final class HoglakeStack implements AutoCloseable {
 
     /** {count(*), count(DISTINCT column)} over every registered file, downloaded into {@code dir}. */
     public long[] countAndDistinct(String column, Path dir) throws Exception {
+        List<List<Object>> rows = query(TABLE, dir, "SELECT count(*), count(DISTINCT " + column + ") FROM {files}");
+        return rows.isEmpty() ? new long[]{0, 0}
+                : new long[]{((Number) rows.get(0).get(0)).longValue(), ((Number) rows.get(0).get(1)).longValue()};
+    }
+
+    /**
+     * The rows of {@code sql} run by DuckDB over every registered file of {@code table} (downloaded into {@code dir}),
+     * which the query names {@code {files}}; no rows when the table has no file.
+     */
+    public List<List<Object>> query(String table, Path dir, String sql) throws Exception {
         List<String> local = new ArrayList<>();
-        for (JsonNode f : files()) {
+        for (JsonNode f : files(table)) {
             local.add(download(dir, f.get("path").asText()).toString());
         }
         if (local.isEmpty()) {
-            return new long[]{0, 0};
+            return List.of();
         }
-        String list = local.stream().map(p -> "'" + p + "'").collect(Collectors.joining(", ", "[", "]"));
+        String list = local.stream().map(p -> "'" + p + "'").collect(Collectors.joining(", ", "read_parquet([",
+                "])"));
         // Through the driver itself: DriverManager hides a driver registered by another class loader (Quarkus tests).
         try (Connection c = new org.duckdb.DuckDBDriver().connect("jdbc:duckdb:", new java.util.Properties());
              Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT count(*), count(DISTINCT " + column + ") FROM read_parquet("
-                     + list + ")")) {
-            rs.next();
-            return new long[]{rs.getLong(1), rs.getLong(2)};
+             ResultSet rs = s.executeQuery(sql.replace("{files}", list))) {
+            List<List<Object>> out = new ArrayList<>();
+            int columns = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                List<Object> row = new ArrayList<>();
+                for (int i = 1; i <= columns; i++) {
+                    row.add(rs.getObject(i));
+                }
+                out.add(row);
+            }
+            return out;
         }
     }
 

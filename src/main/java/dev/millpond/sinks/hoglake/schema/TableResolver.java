@@ -5,7 +5,6 @@ import dev.millpond.config.HoglakePartitionField;
 import dev.millpond.config.HoglakeTransform;
 import dev.millpond.sinks.hoglake.catalog.CatalogReply;
 import dev.millpond.sinks.hoglake.catalog.HoglakeCatalogClient;
-import dev.millpond.sinks.hoglake.catalog.HoglakeWire;
 import dev.millpond.sinks.hoglake.catalog.HoglakeWire.AlterOp;
 import dev.millpond.sinks.hoglake.catalog.HoglakeWire.ColumnDef;
 import dev.millpond.sinks.hoglake.catalog.HoglakeWire.ColumnInfo;
@@ -57,6 +56,22 @@ public final class TableResolver {
         return namespace + "." + table;
     }
 
+    /**
+     * The live table as it is, without creating or reconciling anything; empty when it does not exist (yet).
+     *
+     * @throws HoglakeWriteException the control plane did not answer, or refused the read
+     */
+    public Optional<TableInfo> find() {
+        CatalogReply<TableInfo> read = client.table(catalog, namespace, table);
+        if (read.ok()) {
+            return Optional.of(read.value());
+        }
+        if (read.failure().isNotFound()) {
+            return Optional.empty();
+        }
+        throw new HoglakeWriteException("reading table " + qualified(), read.failure());
+    }
+
     /** The live table, laid out as configured; created from {@code columns} when it does not exist. */
     public TableInfo resolve(List<PayloadColumns.Sent> columns) {
         CatalogReply<TableInfo> read = client.table(catalog, namespace, table);
@@ -72,7 +87,7 @@ public final class TableResolver {
     }
 
     private TableInfo create(List<PayloadColumns.Sent> columns) {
-        ensureNamespace();
+        Namespaces.ensure(client, catalog, namespace);
         List<ColumnDef> defs = new ArrayList<>();
         for (PayloadColumns.Sent c : columns) {
             defs.add(ColumnDef.scalar(c.name(), c.type().wireName(), true));
@@ -92,22 +107,6 @@ public final class TableResolver {
                     again.failure());
         }
         return again.value();
-    }
-
-    private void ensureNamespace() {
-        CatalogReply<List<HoglakeWire.NamespaceInfo>> listed = client.namespaces(catalog);
-        if (!listed.ok()) {
-            throw new HoglakeWriteException("listing namespaces", listed.failure());
-        }
-        if (listed.value().stream().anyMatch(n -> namespace.equals(n.name()))) {
-            return;
-        }
-        CatalogReply<HoglakeWire.NamespaceInfo> created = client.createNamespace(catalog, namespace);
-        if (created.ok()) {
-            LOG.infof("Created hoglake namespace %s.%s", catalog, namespace);
-        } else if (!created.failure().isAlreadyExists()) {
-            throw new HoglakeWriteException("creating namespace " + namespace, created.failure());
-        }
     }
 
     private TableInfo reconcile(TableInfo info) {
