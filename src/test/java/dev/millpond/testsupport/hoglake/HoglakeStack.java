@@ -101,8 +101,9 @@ public final class HoglakeStack implements AutoCloseable {
         if (local.isEmpty()) {
             return List.of();
         }
+        // By name: files of different flushes hold different columns (the table grew in between).
         String list = local.stream().map(p -> "'" + p + "'").collect(Collectors.joining(", ", "read_parquet([",
-                "])"));
+                "], union_by_name = true)"));
         // Through the driver itself: DriverManager hides a driver registered by another class loader (Quarkus tests).
         try (Connection c = new org.duckdb.DuckDBDriver().connect("jdbc:duckdb:", new java.util.Properties());
              Statement s = c.createStatement();
