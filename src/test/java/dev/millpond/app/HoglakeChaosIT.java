@@ -24,7 +24,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * 20). A test hook pauses between the hoglake commit and the Kafka commit, and a third of the kills land inside it,
  * where an at-least-once writer publishes the flush twice. Each flush's plan is in Kafka before it is written, so the
  * restarted pod cuts its first flush at the same offsets, under the same idempotency key, and the server declines to
- * publish it again. At the end every id is exactly once among the rows of the files the server registered.
+ * publish it again. About 5 % of the records are poison (malformed JSON, non-objects) carrying their id in the raw
+ * bytes: they land in {@code _millpond_rejects}, registered by the same commits. At the end every id is exactly once
+ * among the rows of the files the server registered, or exactly once among the rejects.
  * The kills counted inside the window are those the app's log shows landed there ({@link CommitWindow}), not the
  * ones aimed at it. The control, {@link #withoutPlansAKillInsideTheWindowPublishesTwice}, runs such a kill without
  * plans and must find duplicates, so the check is shown able to fail ({@code -Dchaos.plans=false} runs the big test
@@ -52,13 +54,16 @@ class HoglakeChaosIT {
             long started = System.nanoTime();
             ChaosLoop.Outcome outcome;
             long expected;
-            try (UniqueIdProducer producer = new UniqueIdProducer(kafka, topic, PARTITIONS, new AtomicLong(), null)) {
+            long poison;
+            try (UniqueIdProducer producer = new UniqueIdProducer(kafka, topic, PARTITIONS, new AtomicLong(),
+                    new Random(seed))) {
                 // A window kill is not aimed at a run's first flush: that one is cut by the first poll alone, and a
                 // restart would cut it again the same way even without a plan.
                 outcome = ChaosLoop.run(kills, random, LOGS, topic, (run, log) -> AppProcess.start(env, log, jvm),
                         REPLAYED_PLAN, r -> 2 + r.nextInt(3), Duration.ofSeconds(180));
                 producer.close();
                 expected = producer.produced();
+                poison = producer.poisoned();
             }
 
             int replayedPlans = outcome.runsMentioningMarker();
@@ -74,13 +79,19 @@ class HoglakeChaosIT {
                 replayedPlans++;
             }
             long[] counts = hoglake.countAndDistinct("id", dir);
+            long[] rejects = rejectCounts(hoglake, dir);
             System.out.printf("[hoglake-chaos] seed=%d kills=%d plans=%s aimed %s, observed inside the window %d;"
-                            + " produced=%d count=%d distinct=%d files=%d restarts-replaying-a-plan=%d"
+                            + " produced=%d (poison %d) count=%d distinct=%d rejects=%d distinct-rejects=%d"
+                            + " distinct-ids-overall=%d files=%d restarts-replaying-a-plan=%d"
                             + " already-published(final run)=%.0f in %.0fs%n",
-                    seed, kills, plans, outcome.aimed(), outcome.killedInsideTheWindow(), expected, counts[0], counts[1], hoglake.files().size(), replayedPlans,
+                    seed, kills, plans, outcome.aimed(), outcome.killedInsideTheWindow(), expected, poison, counts[0],
+                    counts[1], rejects[0], rejects[1], rejects[2], hoglake.files().size(), replayedPlans,
                     alreadyPublished, (System.nanoTime() - started) / 1e9);
-            assertThat(counts[1]).as("distinct ids: none missing").isEqualTo(expected);
-            assertThat(counts[0]).as("rows: none duplicated").isEqualTo(expected);
+            assertThat(counts[1]).as("distinct ids: none missing").isEqualTo(expected - poison);
+            assertThat(counts[0]).as("rows: none duplicated").isEqualTo(expected - poison);
+            assertThat(rejects).as("rejects: count(*), count(DISTINCT (partition, offset)), distinct ids in rows ∪"
+                    + " rejects").containsExactly(poison, poison, expected);
+            assertThat(poison).as("poison produced").isPositive();
             assertThat(outcome.killedInsideTheWindow()).as("kills the log shows inside the commit window").isPositive();
             assertThat(replayedPlans).as("restarts that replayed a recorded flush").isPositive();
         }
@@ -135,6 +146,22 @@ class HoglakeChaosIT {
             assertThat(counts[1]).as("distinct ids: none missing").isEqualTo(produced);
             assertThat(counts[0]).as("rows: the killed flush published twice").isGreaterThan(produced);
         }
+    }
+
+    /**
+     * count(*) and count(DISTINCT (partition, offset)) of the rejects, and the distinct ids of rows and rejects
+     * together (a poison record's id is the first number of its raw bytes).
+     */
+    private static long[] rejectCounts(HoglakeStack hoglake, Path dir) throws Exception {
+        List<List<Object>> counts = hoglake.query(HoglakeStack.REJECTS, dir,
+                "SELECT count(*), count(DISTINCT (kafka_partition, kafka_offset)) FROM {files}");
+        java.util.Set<Long> ids = new java.util.HashSet<>();
+        hoglake.query(HoglakeStack.TABLE, dir, "SELECT DISTINCT id FROM {files}")
+                .forEach(r -> ids.add(((Number) r.get(0)).longValue()));
+        hoglake.query(HoglakeStack.REJECTS, dir, "SELECT DISTINCT CAST(regexp_extract(decode(value), '[0-9]+') AS"
+                + " BIGINT) FROM {files}").forEach(r -> ids.add(((Number) r.get(0)).longValue()));
+        return counts.isEmpty() ? new long[]{0, 0, ids.size()} : new long[]{((Number) counts.get(0).get(0)).longValue(),
+                ((Number) counts.get(0).get(1)).longValue(), ids.size()};
     }
 
     /** {@code perPartition} events with the next unique ids on each partition, counted in {@code produced}. */
