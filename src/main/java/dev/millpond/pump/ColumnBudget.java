@@ -5,7 +5,6 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.function.Predicate;
 
@@ -15,6 +14,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 
 import dev.millpond.stages.RowSelection;
+import dev.millpond.vocabulary.ColumnNames;
 
 /**
  * Bounds the table's width before a poll batch is buffered: a batch may bring new columns only while the table stays
@@ -24,8 +24,9 @@ import dev.millpond.stages.RowSelection;
  *
  * <p>Applied right after conversion, before the buffer: every later step's cost grows with columns × rows of the
  * flush, so the bound has to hold before a wide record's columns are multiplied across the flush's other rows.
- * Names are compared case-insensitively, as DuckDB does. The known set is the live table (refreshed after each flush)
- * plus what this process admitted since; pods racing to the bound are caught by the sink, which never adds past it.
+ * Names are compared ignoring case ({@link ColumnNames}, the rule both sinks apply). The known set is the live
+ * table (refreshed after each flush) plus what this process admitted since; pods racing to the bound are caught by
+ * the sink, which never adds past it.
  */
 public final class ColumnBudget {
 
@@ -183,7 +184,7 @@ public final class ColumnBudget {
     }
 
     private static String fold(String name) {
-        return name.toLowerCase(Locale.ROOT);
+        return ColumnNames.fold(name);
     }
 
     /**

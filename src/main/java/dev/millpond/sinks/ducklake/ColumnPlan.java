@@ -1,20 +1,20 @@
 package dev.millpond.sinks.ducklake;
 
 import dev.millpond.observability.SkipReason;
+import dev.millpond.vocabulary.ColumnNames;
 import dev.millpond.vocabulary.Identifiers;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 
 /**
  * Which batch columns the DuckLake sink sends. A payload key that cannot be a DuckLake column is dropped per column
  * instead of failing the write, so one bad producer key can never wedge a partition (docs/decisions.md, "Unsafe
- * and reserved payload keys are dropped per column").
+ * and reserved payload keys are dropped per column"); of keys differing only in case the first is kept
+ * ({@link ColumnNames}, the rule both sinks share).
  */
 record ColumnPlan(List<Field> sent, List<Dropped> dropped) {
 
@@ -27,16 +27,14 @@ record ColumnPlan(List<Field> sent, List<Dropped> dropped) {
     static ColumnPlan of(Schema schema) {
         List<Field> sent = new ArrayList<>();
         List<Dropped> dropped = new ArrayList<>();
-        Set<String> seen = new HashSet<>();
+        ColumnNames.Spellings spellings = new ColumnNames.Spellings();
         for (Field field : schema.getFields()) {
             String name = field.getName();
-            String folded = name.toLowerCase(Locale.ROOT);
             if (!Identifiers.isSafe(name)) {
                 dropped.add(new Dropped(name, SkipReason.UNSAFE_FIELD_NAME));
-            } else if (RESERVED.contains(folded)) {
+            } else if (RESERVED.contains(ColumnNames.fold(name))) {
                 dropped.add(new Dropped(name, SkipReason.RESERVED_FIELD_NAME));
-            } else if (!seen.add(folded)) {
-                // DuckDB identifiers are case-insensitive: the first spelling wins.
+            } else if (!spellings.first(name)) {
                 dropped.add(new Dropped(name, SkipReason.DUPLICATE_FIELD_NAME));
             } else {
                 sent.add(field);

@@ -15,6 +15,7 @@ import dev.millpond.sinks.hoglake.parquet.HoglakeParquetWriter;
 import dev.millpond.sinks.hoglake.parquet.HoglakeParquetWriter.Column;
 import dev.millpond.sinks.hoglake.parquet.HoglakeParquetWriter.EncodedFile;
 import dev.millpond.sinks.hoglake.parquet.LiveTypeCasts;
+import dev.millpond.sinks.hoglake.schema.LiveSpellings;
 import dev.millpond.sinks.hoglake.schema.PayloadColumns;
 import dev.millpond.sinks.hoglake.schema.RejectsTable;
 import org.apache.arrow.memory.BufferAllocator;
@@ -110,17 +111,19 @@ final class FlushPreparation {
     /** One file per partition tuple of the flush's rows; empty when the flush has no row. */
     private Optional<TableAppend> rows(FlushBatch batch, List<PayloadColumns.Sent> sent, TableInfo live, UUID key,
             long insertedAtMicros, List<String> uploaded) {
+        LiveSpellings spelled = LiveSpellings.of(sent, batch.batches(), live);
+        List<VectorSchemaRoot> batches = spelled.batches();
         List<Column> columns = fileColumns(live);
-        Set<String> leftOut = align(batch, sent, live, columns);
+        Set<String> leftOut = align(batches, spelled.sent(), live, columns);
         Map<String, Object> constants = Map.of(PayloadColumns.INSERTED_AT, insertedAtMicros);
-        List<PartitionFanout.Group> groups = PartitionFanout.groups(live, partitionBy, batch.batches(), constants);
+        List<PartitionFanout.Group> groups = PartitionFanout.groups(live, partitionBy, batches, constants);
         if (groups.isEmpty()) {
             return Optional.empty();
         }
         List<FileRegistration> files = new ArrayList<>();
         for (int i = 0; i < groups.size(); i++) {
             PartitionFanout.Group g = groups.get(i);
-            EncodedFile file = HoglakeParquetWriter.write(columns, batch.batches(), g.rows(), constants, leftOut);
+            EncodedFile file = HoglakeParquetWriter.write(columns, batches, g.rows(), constants, leftOut);
             String uri = ObjectUri.dataFile(dataPath, namespace, table, key, i);
             store.put(uri, file.bytes());
             uploaded.add(uri);
@@ -175,13 +178,13 @@ final class FlushPreparation {
      * the live type (uuid ↔ string counts as a schema mismatch every flush, and its unparseable values as a
      * coercion); one that cannot be cast is left out, counted as a schema error.
      */
-    private Set<String> align(FlushBatch batch, List<PayloadColumns.Sent> sent, TableInfo live,
+    private Set<String> align(List<VectorSchemaRoot> batches, List<PayloadColumns.Sent> sent, TableInfo live,
             List<Column> columns) {
         Set<String> leftOut = new HashSet<>();
-        if (batch.batches().isEmpty()) {
+        if (batches.isEmpty()) {
             return leftOut;
         }
-        VectorSchemaRoot first = batch.batches().get(0);
+        VectorSchemaRoot first = batches.get(0);
         for (PayloadColumns.Sent s : sent) {
             Optional<Column> target = columns.stream().filter(c -> c.name().equals(s.name())).findFirst();
             if (target.isEmpty()) {
@@ -210,7 +213,7 @@ final class FlushPreparation {
                         ? "text parsed to uuid, non-UUIDs nulled" : "uuid written as canonical text") + ")");
                 if (liveType == HoglakeColumnType.UUID) {
                     long bad = 0;
-                    for (VectorSchemaRoot root : batch.batches()) {
+                    for (VectorSchemaRoot root : batches) {
                         if (root.getVector(s.name()) instanceof VarCharVector text) {
                             bad += LiveTypeCasts.unparseableUuids(text);
                         }

@@ -3,6 +3,7 @@ package dev.millpond.sinks.hoglake.schema;
 import dev.millpond.observability.SkipReason;
 import dev.millpond.sinks.hoglake.parquet.HoglakeColumnType;
 import dev.millpond.vocabulary.UuidType;
+import dev.millpond.vocabulary.ColumnNames;
 import dev.millpond.vocabulary.Identifiers;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
@@ -20,8 +21,9 @@ import java.util.Optional;
  * dropped per column rather than sent, so one poison producer key cannot wedge a partition: names outside the
  * identifier rule shared with the DuckLake sink (hyphens included, although hoglake would take them) and names
  * longer than the server's 128 characters are unsafe; {@code _inserted_at} (the sink's own column) and the
- * {@code _hog} prefix (reserved by the server) are reserved. Hoglake identifiers are case-sensitive, so no case
- * folding happens here.
+ * {@code _hog} prefix (reserved by the server) are reserved. Hoglake itself would keep {@code a} and {@code A} as two
+ * columns, which the engines reading the table cannot tell apart, so keys differing only in case follow the rule both
+ * sinks share ({@link ColumnNames}): the first spelling is sent, later ones are dropped as duplicates.
  *
  * @param sent    the columns to send, with their hoglake type
  * @param dropped the names dropped, with why
@@ -36,6 +38,11 @@ public record PayloadColumns(List<Sent> sent, List<Dropped> dropped) {
         public String name() {
             return field.getName();
         }
+
+        /** The same column under another spelling (the live table's). */
+        Sent named(String name) {
+            return new Sent(new Field(name, field.getFieldType(), field.getChildren()), type);
+        }
     }
 
     public record Dropped(String name, Optional<SkipReason> reason, String why) {
@@ -44,9 +51,13 @@ public record PayloadColumns(List<Sent> sent, List<Dropped> dropped) {
     public static PayloadColumns of(Schema schema) {
         List<Sent> sent = new ArrayList<>();
         List<Dropped> dropped = new ArrayList<>();
+        ColumnNames.Spellings spellings = new ColumnNames.Spellings();
         for (Field field : schema.getFields()) {
             String name = field.getName();
             Optional<SkipReason> reason = dropReason(name);
+            if (reason.isEmpty() && !spellings.first(name)) {
+                reason = Optional.of(SkipReason.DUPLICATE_FIELD_NAME);
+            }
             if (reason.isPresent()) {
                 dropped.add(new Dropped(name, reason, reason.get().label()));
                 continue;

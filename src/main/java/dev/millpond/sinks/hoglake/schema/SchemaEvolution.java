@@ -54,11 +54,13 @@ public final class SchemaEvolution {
         List<ColumnDef> added = new ArrayList<>();
         List<PromoteColumn> promoted = new ArrayList<>();
         for (PayloadColumns.Sent c : columns) {
-            Optional<ColumnInfo> live = TableLayout.column(info, c.name());
+            // A key the table spells in another case is that column, not a new one.
+            Optional<ColumnInfo> live = LiveSpellings.column(info, c.name());
             if (live.isEmpty()) {
                 added.add(ColumnDef.scalar(c.name(), c.type().wireName(), true));
             } else {
-                promotion(live.get().type(), c.type()).ifPresent(to -> promoted.add(new PromoteColumn(c.name(), to)));
+                promotion(live.get().type(), c.type())
+                        .ifPresent(to -> promoted.add(new PromoteColumn(live.get().name(), to)));
             }
         }
         if (TableLayout.column(info, PayloadColumns.INSERTED_AT).isEmpty()) {
