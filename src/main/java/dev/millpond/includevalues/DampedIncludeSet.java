@@ -2,11 +2,9 @@ package dev.millpond.includevalues;
 
 import dev.millpond.config.FilterValues;
 
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Map;
+import java.util.Arrays;
+import java.util.BitSet;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The authoritative-mode safety rules as a pure state machine over successful polls (a failed poll never reaches
@@ -24,96 +22,105 @@ import java.util.Set;
  *       minus the pins this poll does not show — is absent at once, in which case the additions still apply.</li>
  * </ul>
  *
- * Not thread-safe: one poller drives it; readers get {@link #snapshot()}, which is immutable.
+ * <p>The state is the effective set itself (pins ∪ managed, the snapshot readers get) and the values counting down,
+ * never a second copy of the managed values: a served list of millions of values is held once, plus the poll being
+ * applied. Not thread-safe: one poller drives it; readers get {@link #snapshot()}, which is immutable.
  */
 final class DampedIncludeSet {
 
     private final FilterValues.Type type;
-    private final Set<Object> pins;
+    private final FilterValues pins;
     private final int removalPolls;
-    private final Set<Object> managed = new HashSet<>();
-    /** Managed values absent from the latest accepted polls → how many consecutive ones. */
-    private final Map<Object, Integer> absentPolls = new HashMap<>();
-    /** The latest accepted poll's values: the endpoint's view for the pin/shadow diff gauges. */
-    private Set<Object> lastAccepted;
-    private FilterValues snapshot;
+    /** pins ∪ managed: what the keep filter reads. */
+    private FilterValues effective;
+    /** Managed values absent from the latest accepted polls, and (in the same order) for how many in a row. */
+    private FilterValues pending;
+    private int[] pendingPolls = new int[0];
+    /** The latest accepted poll against the pins, for the pin/shadow diff gauges; empty before one. */
+    private Optional<Integer> pinsNotServed = Optional.empty();
+    private Optional<Integer> servedNotPinned = Optional.empty();
 
     DampedIncludeSet(FilterValues pins, int removalPolls) {
         if (removalPolls < 1) {
             throw new IllegalArgumentException("removalPolls must be >= 1, got " + removalPolls);
         }
         this.type = pins.type();
-        this.pins = pins.members();
+        this.pins = pins;
         this.removalPolls = removalPolls;
-        this.snapshot = pins;
+        this.effective = pins;
+        this.pending = FilterValues.empty(type);
     }
 
     PollOutcome apply(ServedValues served) {
+        FilterValues none = FilterValues.empty(type);
         if (served.isEmpty()) {
-            if (!managed.isEmpty()) {
-                return PollOutcome.refused(PollVerdict.REFUSED_EMPTY);
+            if (managedCount() > 0) {
+                return PollOutcome.refused(PollVerdict.REFUSED_EMPTY, none);
             }
-            lastAccepted = Set.of();
-            return new PollOutcome(PollVerdict.ACCEPTED, Set.of(), Set.of());
+            pinsNotServed = Optional.of(pins.size());
+            servedNotPinned = Optional.of(0);
+            return new PollOutcome(PollVerdict.ACCEPTED, none, none);
         }
         if (served.type().orElseThrow() != type) {
-            return PollOutcome.refused(PollVerdict.REFUSED_TYPE_FLIP);
+            return PollOutcome.refused(PollVerdict.REFUSED_TYPE_FLIP, none);
         }
-        Set<Object> shown = served.values();
-        Set<Object> added = new HashSet<>(shown);
-        added.removeAll(pins);
-        added.removeAll(managed);
-        Set<Object> absent = new HashSet<>(managed);
-        absent.removeAll(shown);
+        FilterValues shown = served.values();
+        FilterValues added = shown.minus(effective);
+        // Held values the poll does not show, the pins among them aside: the managed values it would remove.
+        BitSet shownHere = effective.presentIn(shown);
+        shownHere.flip(0, effective.size());
+        FilterValues absent = effective.select(shownHere).minus(pins);
+        int visiblePins = pins.presentIn(shown).cardinality();
 
-        if (2L * absent.size() > endpointManagedSlice(shown)) {
-            managed.addAll(added);
-            publishIf(!added.isEmpty());
-            return new PollOutcome(PollVerdict.REFUSED_BULK_REMOVAL, added, Set.of());
+        if (2L * absent.size() > managedCount() + visiblePins) {
+            effective = effective.union(added);
+            return new PollOutcome(PollVerdict.REFUSED_BULK_REMOVAL, added, none);
         }
 
-        managed.addAll(added);
-        Set<Object> removed = new HashSet<>();
-        for (Object held : managed) {
-            if (shown.contains(held)) {
-                absentPolls.remove(held);
-            } else if (absentPolls.merge(held, 1, Integer::sum) >= removalPolls) {
-                removed.add(held);
+        // Each absent value's countdown goes on from where it stood (the values counting down before and still
+        // absent keep their count, in the same sorted order); a value shown again leaves the countdown.
+        BitSet stillAbsent = pending.presentIn(absent);
+        BitSet wasPending = absent.presentIn(pending);
+        int[] polls = new int[absent.size()];
+        BitSet due = new BitSet(absent.size());
+        int before = stillAbsent.nextSetBit(0);
+        for (int i = 0; i < absent.size(); i++) {
+            if (wasPending.get(i)) {
+                polls[i] = pendingPolls[before] + 1;
+                before = stillAbsent.nextSetBit(before + 1);
+            } else {
+                polls[i] = 1;
+            }
+            if (polls[i] >= removalPolls) {
+                due.set(i);
             }
         }
-        managed.removeAll(removed);
-        absentPolls.keySet().removeAll(removed);
-        lastAccepted = shown;
-        publishIf(!added.isEmpty() || !removed.isEmpty());
+        FilterValues removed = absent.select(due);
+        due.flip(0, absent.size());
+        pending = absent.select(due);
+        pendingPolls = new int[pending.size()];
+        int n = 0;
+        for (int i = due.nextSetBit(0); i >= 0; i = due.nextSetBit(i + 1)) {
+            pendingPolls[n++] = polls[i];
+        }
+        effective = effective.union(added).minus(removed);
+        pinsNotServed = Optional.of(pins.size() - visiblePins);
+        servedNotPinned = Optional.of(shown.size() - visiblePins);
         return new PollOutcome(PollVerdict.ACCEPTED, added, removed);
     }
 
-    /** The current set minus the pins this poll does not show: managed values plus the pins it does show. */
-    private int endpointManagedSlice(Set<Object> shown) {
-        int visiblePins = 0;
-        for (Object pin : pins) {
-            if (shown.contains(pin)) {
-                visiblePins++;
-            }
-        }
-        return managed.size() + visiblePins;
-    }
-
-    private void publishIf(boolean changed) {
-        if (changed) {
-            Set<Object> all = new HashSet<>(pins);
-            all.addAll(managed);
-            snapshot = FilterValues.of(type, all);
-        }
+    /** Endpoint-managed values held: the effective set minus the pins, which it always holds. */
+    private int managedCount() {
+        return effective.size() - pins.size();
     }
 
     /** pins ∪ managed; the same instance until membership changes. */
     FilterValues snapshot() {
-        return snapshot;
+        return effective;
     }
 
     int pendingRemovals() {
-        return absentPolls.size();
+        return pending.size();
     }
 
     int pinned() {
@@ -122,21 +129,16 @@ final class DampedIncludeSet {
 
     /** Pins the latest accepted poll did not show; empty before the first accepted poll. */
     Optional<Integer> pinsNotServed() {
-        return Optional.ofNullable(lastAccepted).map(shown -> count(pins, v -> !shown.contains(v)));
+        return pinsNotServed;
     }
 
     /** Values the latest accepted poll showed that are not pins; empty before the first accepted poll. */
     Optional<Integer> servedNotPinned() {
-        return Optional.ofNullable(lastAccepted).map(shown -> count(shown, v -> !pins.contains(v)));
+        return servedNotPinned;
     }
 
-    private static int count(Set<Object> values, java.util.function.Predicate<Object> p) {
-        int n = 0;
-        for (Object v : values) {
-            if (p.test(v)) {
-                n++;
-            }
-        }
-        return n;
+    @Override
+    public String toString() {
+        return "DampedIncludeSet" + Arrays.asList(effective, pending);
     }
 }

@@ -21,7 +21,8 @@ import java.util.concurrent.TimeoutException;
  * <p>The timeout bounds the whole exchange, body included ({@code HttpRequest.timeout} alone stops at the headers),
  * so a server that trickles its body cannot hold the poller past it; and the body is capped at
  * {@value #MAX_BODY_BYTES} bytes (a list of a million ids is about 12 MB), so a server that answers without end cannot
- * exhaust the heap: the read stops at the cap and the poll fails.
+ * hold the poller: the read stops at the cap and the poll fails. A 2xx body is parsed as it arrives
+ * ({@link ServedArrayParser}) and never held whole; any other answer's body is discarded unread.
  */
 final class EndpointClient {
 
@@ -30,30 +31,35 @@ final class EndpointClient {
     private final HttpClient client;
     private final IncludeValuesPolling polling;
     private final int maxBodyBytes;
+    private final long maxSetBytes;
 
-    EndpointClient(IncludeValuesPolling polling) {
-        this(polling, MAX_BODY_BYTES);
+    /** @param maxSetBytes the most heap the served set may take (the allowlist's share of the memory budget) */
+    EndpointClient(IncludeValuesPolling polling, long maxSetBytes) {
+        this(polling, MAX_BODY_BYTES, maxSetBytes);
     }
 
-    EndpointClient(IncludeValuesPolling polling, int maxBodyBytes) {
+    EndpointClient(IncludeValuesPolling polling, int maxBodyBytes, long maxSetBytes) {
         this.polling = polling;
         this.maxBodyBytes = maxBodyBytes;
+        this.maxSetBytes = maxSetBytes;
         this.client = HttpClient.newBuilder()
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .connectTimeout(polling.requestTimeout())
                 .build();
     }
 
-    /** The response body of a 2xx answer within {@code timeout}; anything else is a {@link PollFailure}. */
-    byte[] fetch(Duration timeout) throws PollFailure, InterruptedException {
+    /** The values of a 2xx answer within {@code timeout}; anything else is a {@link PollFailure}. */
+    ServedValues fetch(Duration timeout) throws PollFailure, InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(polling.url())
                 .GET()
                 .timeout(timeout)
                 .header("Accept", "application/json");
         polling.auth().ifPresent(a -> request.header(a.headerName(), a.token().reveal()));
-        CompletableFuture<HttpResponse<byte[]>> exchange =
-                client.sendAsync(request.build(), info -> new CappedBody(maxBodyBytes));
-        HttpResponse<byte[]> response;
+        CompletableFuture<HttpResponse<ServedValues>> exchange = client.sendAsync(request.build(),
+                info -> info.statusCode() >= 200 && info.statusCode() < 300
+                        ? new ParsedBody(maxBodyBytes, new ServedArrayParser(maxSetBytes))
+                        : HttpResponse.BodySubscribers.replacing(null));
+        HttpResponse<ServedValues> response;
         try {
             response = exchange.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
@@ -64,6 +70,11 @@ final class EndpointClient {
             throw e;
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
+            for (Throwable c = cause; c != null; c = c.getCause()) {
+                if (c instanceof PollFailure refused) {
+                    throw refused; // the body is not an allowlist
+                }
+            }
             if (isBodyTooLarge(cause)) {
                 throw new PollFailure("response body larger than " + maxBodyBytes + " bytes refused");
             }
@@ -99,19 +110,25 @@ final class EndpointClient {
         }
     }
 
-    /** Collects the body up to {@code cap} bytes; past it, cancels the exchange and fails. */
-    private static final class CappedBody implements HttpResponse.BodySubscriber<byte[]> {
+    /**
+     * Feeds the body to the parser as it arrives, up to {@code cap} bytes; past the cap, or when the parser refuses
+     * what it has read, cancels the exchange and fails.
+     */
+    private static final class ParsedBody implements HttpResponse.BodySubscriber<ServedValues> {
         private final int cap;
-        private final CompletableFuture<byte[]> body = new CompletableFuture<>();
-        private final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        private final ServedArrayParser parser;
+        private final CompletableFuture<ServedValues> body = new CompletableFuture<>();
+        private long received;
+        private byte[] chunk = new byte[0];
         private java.util.concurrent.Flow.Subscription subscription;
 
-        CappedBody(int cap) {
+        ParsedBody(int cap, ServedArrayParser parser) {
             this.cap = cap;
+            this.parser = parser;
         }
 
         @Override
-        public java.util.concurrent.CompletionStage<byte[]> getBody() {
+        public java.util.concurrent.CompletionStage<ServedValues> getBody() {
             return body;
         }
 
@@ -126,15 +143,22 @@ final class EndpointClient {
             if (body.isDone()) {
                 return;
             }
-            for (java.nio.ByteBuffer item : items) {
-                if ((long) bytes.size() + item.remaining() > cap) {
-                    subscription.cancel();
-                    body.completeExceptionally(new BodyTooLarge());
-                    return;
+            try {
+                for (java.nio.ByteBuffer item : items) {
+                    received += item.remaining();
+                    if (received > cap) {
+                        throw new BodyTooLarge();
+                    }
+                    int length = item.remaining();
+                    if (chunk.length < length) {
+                        chunk = new byte[length];
+                    }
+                    item.get(chunk, 0, length);
+                    parser.feed(chunk, 0, length);
                 }
-                byte[] chunk = new byte[item.remaining()];
-                item.get(chunk);
-                bytes.writeBytes(chunk);
+            } catch (BodyTooLarge | PollFailure e) {
+                subscription.cancel();
+                body.completeExceptionally(e);
             }
         }
 
@@ -145,7 +169,14 @@ final class EndpointClient {
 
         @Override
         public void onComplete() {
-            body.complete(bytes.toByteArray());
+            if (body.isDone()) {
+                return;
+            }
+            try {
+                body.complete(parser.finish());
+            } catch (PollFailure e) {
+                body.completeExceptionally(e);
+            }
         }
     }
 }

@@ -31,14 +31,15 @@ final class IncludeValuesPoller {
     private final Clock clock;
     private volatile String lastFailure = "no poll yet";
 
-    IncludeValuesPoller(IncludeValuesMode mode, IncludeValuesPolling polling, FilterValues pins, MillpondMetrics metrics,
-                        Clock clock) {
+    /** @param maxSetBytes the most heap a served set may take (the allowlist's share of the memory budget) */
+    IncludeValuesPoller(IncludeValuesMode mode, IncludeValuesPolling polling, FilterValues pins, long maxSetBytes,
+                        MillpondMetrics metrics, Clock clock) {
         if (mode == IncludeValuesMode.STATIC) {
             throw new IllegalArgumentException("static mode does not poll");
         }
         this.mode = mode;
         this.polling = polling;
-        this.endpoint = new EndpointClient(polling);
+        this.endpoint = new EndpointClient(polling, maxSetBytes);
         this.damped = new DampedIncludeSet(pins, polling.removalPolls());
         this.effective = new AtomicReference<>(pins);
         this.metrics = metrics;
@@ -58,7 +59,7 @@ final class IncludeValuesPoller {
     synchronized boolean pollOnce(Duration timeout) throws InterruptedException {
         ServedValues served;
         try {
-            served = ServedArrayParser.parse(endpoint.fetch(timeout));
+            served = endpoint.fetch(timeout);
         } catch (PollFailure | RuntimeException e) {
             lastFailure = e.getMessage();
             metrics.includeValuesPollFailed();

@@ -5,6 +5,7 @@ import dev.millpond.config.IncludeValuesMode;
 import dev.millpond.config.IncludeValuesPolling;
 import dev.millpond.config.FilterSpec;
 import dev.millpond.config.FilterValues;
+import dev.millpond.memory.MemoryBudget;
 import dev.millpond.observability.MillpondMetrics;
 import org.jboss.logging.Logger;
 
@@ -44,20 +45,25 @@ public final class IncludeValuesSource implements AutoCloseable {
     private volatile ScheduledExecutorService executor;
     private JitteredInterval delays;
 
-    IncludeValuesSource(IncludeValuesConfig config, MillpondMetrics metrics, Clock clock) {
+    /** @param maxSetBytes the most heap a served set may take (the allowlist's share of the memory budget) */
+    IncludeValuesSource(IncludeValuesConfig config, long maxSetBytes, MillpondMetrics metrics, Clock clock) {
         this.config = config;
         this.metrics = metrics;
         this.staticSet = config.staticValues().map(FilterSpec::values);
         this.poller = config.polling().map(p -> new IncludeValuesPoller(config.mode(), p, staticSet.orElseThrow(),
-                metrics, clock));
+                maxSetBytes, metrics, clock));
         // Known from configuration alone, so the series exists from the first scrape: /readyz can turn 200 (the
         // pipeline is open) a moment before start() runs.
         metrics.includeValuesMode(config.mode().wireName());
     }
 
-    /** Created idle; {@link #start()} begins polling. */
+    /**
+     * Created idle; {@link #start()} begins polling. A served set may take the allowlist's share of this JVM's heap
+     * ({@link MemoryBudget#includeValuesBytes}).
+     */
     public static IncludeValuesSource create(IncludeValuesConfig config, MillpondMetrics metrics) {
-        return new IncludeValuesSource(config, metrics, Clock.systemUTC());
+        return new IncludeValuesSource(config, MemoryBudget.includeValuesBytes(Runtime.getRuntime().maxMemory()),
+                metrics, Clock.systemUTC());
     }
 
     /**
@@ -88,7 +94,8 @@ public final class IncludeValuesSource implements AutoCloseable {
         metrics.includeValuesPinned(pins.values().size());
         LOG.infof("Include-values %s mode, polling %s every %.1fs ±10%%; %d static pins on %s (never removed by the"
                         + " endpoint): %s", config.mode().wireName(), polling.urlForLogs(),
-                polling.pollInterval().toMillis() / 1000.0, pins.values().size(), pins.field(), pinList(pins.values()));
+                polling.pollInterval().toMillis() / 1000.0, pins.values().size(), pins.field(),
+                pinList(pins.values()));
         if (polling.removalPolls() == 1) {
             LOG.warn("MILLPOND_INCLUDE_VALUES_REMOVAL_POLLS=1 disables removal damping: one successful poll without a"
                     + " value removes it");
@@ -172,6 +179,7 @@ public final class IncludeValuesSource implements AutoCloseable {
         }
     }
 
+    /** Every pin: the static list is configuration, and logging it whole is what makes membership checkable. */
     private static List<?> pinList(FilterValues pins) {
         return pins instanceof FilterValues.Ints ints ? ints.values() : ((FilterValues.Strings) pins).values();
     }

@@ -1,6 +1,6 @@
 package dev.millpond.includevalues;
 
-import java.util.Set;
+import dev.millpond.config.FilterValues;
 
 /**
  * One poll's effect on the damped set.
@@ -9,15 +9,10 @@ import java.util.Set;
  * @param added   values that entered the set (possible on an accepted or a bulk_removal-refused poll)
  * @param removed values whose removal countdown completed on this poll
  */
-record PollOutcome(PollVerdict verdict, Set<Object> added, Set<Object> removed) {
+record PollOutcome(PollVerdict verdict, FilterValues added, FilterValues removed) {
 
-    PollOutcome {
-        added = Set.copyOf(added);
-        removed = Set.copyOf(removed);
-    }
-
-    static PollOutcome refused(PollVerdict verdict) {
-        return new PollOutcome(verdict, Set.of(), Set.of());
+    static PollOutcome refused(PollVerdict verdict, FilterValues none) {
+        return new PollOutcome(verdict, none, none);
     }
 
     boolean changedMembership() {

@@ -20,6 +20,11 @@ import java.util.Optional;
  *       slice of the heap beside Kafka's, so one flush holds at most that plus the poll that crossed it (itself within
  *       the fetch bound). The sink hands them to DuckDB in Arrow batches of at most 8 MiB (or one record, when a
  *       record is larger), which the slack covers;</li>
+ *   <li><b>include values</b>: a served allowlist (MILLPOND_INCLUDE_VALUES_URL) may hold at most
+ *       {@link #includeValuesBytes()} of values, an eighth of the heap (8 bytes per integer); a response holding
+ *       more is refused as a failed poll. The set is held once, as primitive sorted arrays; while a poll is applied
+ *       the response's values and the changed set exist beside it, so up to three times that share for a moment.
+ *       The response body itself is parsed as it arrives and never held;</li>
  *   <li><b>DuckDB</b>: {@code memory_limit}, what is left; an explicit {@code DUCKDB_MEMORY_LIMIT} wins;</li>
  *   <li><b>VARIANT shredding</b>: when VARIANT companions are written, {@link #VARIANT_RESERVE_SHARE} of the limit is
  *       held back from Arrow and DuckDB: DuckDB builds and shreds the companions with memory its
@@ -51,6 +56,19 @@ public record MemoryBudget(Optional<Long> limitBytes, String source, long heapBy
     /** The most rejects a pending flush holds before it is flushed: a sixteenth of the heap, 1 to 16 MiB. */
     public long rejectsPendingBytes() {
         return Math.max(MIB, Math.min(16 * MIB, heapBytes / 16));
+    }
+
+    /** The most heap a served allowlist may take: an eighth of the heap, at least 1 MiB. */
+    public long includeValuesBytes() {
+        return includeValuesBytes(heapBytes);
+    }
+
+    /**
+     * {@link #includeValuesBytes()} for a heap of {@code heapBytes}: the include-values source is created before the
+     * budget is planned, from the same heap.
+     */
+    public static long includeValuesBytes(long heapBytes) {
+        return Math.max(MIB, heapBytes / 8);
     }
 
     static final long MIB = 1L << 20;
@@ -150,18 +168,19 @@ public record MemoryBudget(Optional<Long> limitBytes, String source, long heapBy
         if (limitBytes.isEmpty()) {
             return String.format(Locale.ROOT, "Memory budget: no container limit found (set %s or a cgroup limit);"
                             + " heap %d MiB, Arrow pending up to %d MiB, DuckDB memory_limit %s, threads %d,"
-                            + " Kafka fetch.max.bytes %d MiB, rejects flush at %d MiB", ContainerMemory.VARIABLE,
-                    heapBytes / MIB, arrowPendingBytes / MIB, duck, duckdbThreads, kafkaFetchBytes / MIB,
-                    rejectsPendingBytes() / MIB);
+                            + " Kafka fetch.max.bytes %d MiB, rejects flush at %d MiB, include values up to %d MiB",
+                    ContainerMemory.VARIABLE, heapBytes / MIB, arrowPendingBytes / MIB, duck, duckdbThreads,
+                    kafkaFetchBytes / MIB, rejectsPendingBytes() / MIB, includeValuesBytes() / MIB);
         }
         long total = limitBytes.get();
         return String.format(Locale.ROOT, "Memory budget: limit %d MiB (%s) = heap %d + JVM native %d + Arrow %d"
                         + " (flush at %d pending%s) + DuckDB %s%s + slack %d; DuckDB threads %d, Kafka fetch.max.bytes"
-                        + " %d MiB and rejects flush at %d MiB (both in the heap)", total / MIB, source, heapBytes / MIB,
+                        + " %d MiB, rejects flush at %d MiB and include values up to %d MiB (all in the heap)",
+                total / MIB, source, heapBytes / MIB,
                 jvmNativeBytes / MIB, arrowBytes / MIB, arrowPendingBytes / MIB,
                 overlapWrites ? ", two flushes alive" : "", duck,
                 variantReserveBytes > 0 ? " + VARIANT shredding " + variantReserveBytes / MIB : "",
-                (total - heapBytes - jvmNativeBytes - arrowBytes - duckdbBytes.orElse(0L) - variantReserveBytes) / MIB, duckdbThreads, kafkaFetchBytes / MIB,
-                rejectsPendingBytes() / MIB);
+                (total - heapBytes - jvmNativeBytes - arrowBytes - duckdbBytes.orElse(0L) - variantReserveBytes) / MIB,
+                duckdbThreads, kafkaFetchBytes / MIB, rejectsPendingBytes() / MIB, includeValuesBytes() / MIB);
     }
 }

@@ -4,11 +4,6 @@ import dev.millpond.vocabulary.UuidVector;
 import dev.millpond.config.FilterValues;
 import dev.millpond.vocabulary.UuidText;
 
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VarCharVector;
@@ -21,18 +16,17 @@ import org.apache.arrow.vector.VarCharVector;
  *       does not cast to int64 and is {@link Resolution.Unsupported}.</li>
  *   <li>string column: values compare as text; an int list compares by its decimal text ({@code 42} matches
  *       {@code "42"} but not {@code "042"}), which is what casting the list to string does.</li>
- *   <li>uuid column (pinned): values are parsed as UUIDs and compared as 16 bytes; unparseable ones drop out of
+ *   <li>uuid column (pinned): values are parsed as UUIDs and compared as such; unparseable ones drop out of
  *       the comparison; if none is left the result is {@link Resolution.NoUsableValues}.</li>
  *   <li>any other column type is {@link Resolution.Unsupported}: bool, double, timestamp… would match by
  *       surprising casts.</li>
  * </ul>
- * Immutable after construction except for lazily built lookup tables; one instance per value-set snapshot.
+ * A view over the sorted values: every lookup is a binary search in them, so a set of millions of values costs
+ * nothing beyond its own arrays. Cheap to make, one per batch; what it derives (the values as UUIDs) is kept by the
+ * value set itself.
  */
 final class FilterValueSet {
     private final FilterValues values;
-    private Map<Long, String> ints;
-    private Map<String, String> texts;
-    private UuidValues uuids;
 
     FilterValueSet(FilterValues values) {
         this.values = values;
@@ -40,6 +34,11 @@ final class FilterValueSet {
 
     int size() {
         return values.size();
+    }
+
+    /** The value set this view compares with. */
+    FilterValues values() {
+        return values;
     }
 
     /** How the set compares against one column. */
@@ -63,77 +62,46 @@ final class FilterValueSet {
         String matchedLabel(int row);
     }
 
-    /** The configured values a uuid column cannot use, and the usable ones keyed by their bits. */
-    record UuidValues(Map<UuidText.Bits, String> usable, List<String> unparseable) {
-    }
-
     Resolution resolve(FieldVector column) {
         if (column instanceof BigIntVector longs) {
-            if (!(values instanceof FilterValues.Ints)) {
+            if (!(values instanceof FilterValues.Ints ints)) {
                 return new Resolution.Unsupported("the values do not all cast to int64");
             }
-            Map<Long, String> set = ints();
-            return new Resolution.Ready(row -> set.get(longs.get(row)));
+            return new Resolution.Ready(row -> {
+                long v = longs.get(row);
+                return ints.contains(v) ? Long.toString(v) : null;
+            });
         }
         if (column instanceof VarCharVector strings) {
-            Map<String, String> set = texts();
             Utf8Slice slice = new Utf8Slice();
-            return new Resolution.Ready(row -> set.get(slice.load(strings, row).toString()));
+            if (values instanceof FilterValues.Ints ints) {
+                return new Resolution.Ready(row -> {
+                    Long v = ints.memberSpelled(slice.load(strings, row));
+                    return v == null ? null : v.toString();
+                });
+            }
+            FilterValues.Strings texts = (FilterValues.Strings) values;
+            return new Resolution.Ready(row -> texts.member(slice.load(strings, row).toString()));
         }
         if (column instanceof UuidVector uuidColumn) {
-            UuidValues u = uuids();
+            FilterValues.Strings.Uuids u = uuids();
             if (u.usable().isEmpty()) {
                 return new Resolution.NoUsableValues();
             }
-            return new Resolution.Ready(row -> u.usable().get(new UuidText.Bits(uuidColumn.high(row),
+            return new Resolution.Ready(row -> u.usable().member(UuidText.canonical(uuidColumn.high(row),
                     uuidColumn.low(row))));
         }
         return new Resolution.Unsupported("column type " + column.getField().getType()
                 + " is not filterable (only integer, string and uuid-pinned columns are)");
     }
 
-    UuidValues uuids() {
-        if (uuids == null) {
-            Map<UuidText.Bits, String> usable = new HashMap<>();
-            List<String> bad = new ArrayList<>();
-            for (String t : textList()) {
-                UuidText.Bits bits = UuidText.parse(t);
-                if (bits == null) {
-                    bad.add(t);
-                } else {
-                    usable.put(bits, bits.canonical());
-                }
-            }
-            uuids = new UuidValues(Map.copyOf(usable), List.copyOf(bad));
+    /** The values read as UUIDs; an integer is never one. */
+    FilterValues.Strings.Uuids uuids() {
+        if (values instanceof FilterValues.Strings s) {
+            return s.uuids();
         }
-        return uuids;
-    }
-
-    private Map<Long, String> ints() {
-        if (ints == null) {
-            Map<Long, String> m = new HashMap<>();
-            for (Long v : ((FilterValues.Ints) values).values()) {
-                m.put(v, Long.toString(v));
-            }
-            ints = m;
-        }
-        return ints;
-    }
-
-    private Map<String, String> texts() {
-        if (texts == null) {
-            Map<String, String> m = new HashMap<>();
-            for (String t : textList()) {
-                m.put(t, t);
-            }
-            texts = m;
-        }
-        return texts;
-    }
-
-    private List<String> textList() {
-        return values instanceof FilterValues.Strings s
-                ? s.values()
-                : ((FilterValues.Ints) values).values().stream().map(String::valueOf).toList();
+        FilterValues.Ints ints = (FilterValues.Ints) values;
+        return new FilterValues.Strings.Uuids((FilterValues.Strings) FilterValues.empty(FilterValues.Type.STRING),
+                ints.size(), ints.size() == 0 ? null : Long.toString(ints.get(0)));
     }
 }

@@ -1,5 +1,7 @@
 package dev.millpond.stages;
 
+import dev.millpond.config.FilterValues;
+
 import dev.millpond.observability.ErrorType;
 import dev.millpond.observability.MillpondMetrics;
 
@@ -13,7 +15,8 @@ final class InvalidUuidValues {
     private final String field;
     private final MillpondMetrics metrics;
     private final OnceWarnings warnings;
-    private FilterValueSet reported;
+    /** The value set reported last; weakly, so a replaced allowlist is not kept alive by its report. */
+    private java.lang.ref.WeakReference<FilterValues> reported = new java.lang.ref.WeakReference<>(null);
 
     InvalidUuidValues(String variable, String field, MillpondMetrics metrics, OnceWarnings warnings) {
         this.variable = variable;
@@ -23,18 +26,19 @@ final class InvalidUuidValues {
     }
 
     void report(FilterValueSet set) {
-        if (set == reported) {
+        if (set.values() == reported.get()) {
             return;
         }
-        reported = set;
-        var bad = set.uuids().unparseable();
-        if (bad.isEmpty()) {
+        reported = new java.lang.ref.WeakReference<>(set.values());
+        FilterValues.Strings.Uuids uuids = set.uuids();
+        int bad = uuids.unparseable();
+        if (bad == 0) {
             return;
         }
         metrics.error(ErrorType.FILTER_VALUE_INVALID);
-        String first = bad.get(0);
+        String first = uuids.firstBad();
         warnings.warn("invalid\u0000" + set.size() + '\u0000' + first, () -> variable + "='" + field
-                + "' is a uuid column; " + bad.size() + " of " + set.size() + " filter values are not UUIDs and"
+                + "' is a uuid column; " + bad + " of " + set.size() + " filter values are not UUIDs and"
                 + " cannot match (first: '" + first + "')");
     }
 }

@@ -34,8 +34,6 @@ final class KeepFilter {
     private final BufferAllocator allocator;
     private final OnceWarnings warnings = new OnceWarnings(LOG);
     private final InvalidUuidValues invalidValues;
-    private FilterValues lastSnapshot;
-    private FilterValueSet prepared;
 
     KeepFilter(String field, Supplier<FilterValues> includeSet, MillpondMetrics metrics, BufferAllocator allocator) {
         this.field = field;
@@ -55,7 +53,9 @@ final class KeepFilter {
         if (column == null) {
             return dropAll(batch, SkipReason.FILTER_FIELD_MISSING);
         }
-        FilterValueSet values = current();
+        // Read afresh for every batch, and not kept: a replaced allowlist must not stay alive here while the
+        // topic is idle.
+        FilterValueSet values = new FilterValueSet(includeSet.get());
         FilterValueSet.Resolution resolution = values.resolve(column);
         if (column instanceof UuidVector) {
             invalidValues.report(values);
@@ -88,16 +88,6 @@ final class KeepFilter {
         metrics.recordsSkipped(SkipReason.FILTER_EXCLUDED, rows - keptCount - nulls);
         matched.forEach(metrics::filterMatched);
         return Selected.keep(batch, kept, keptCount, allocator);
-    }
-
-    /** The prepared value set of the current snapshot, rebuilt only when a new snapshot is published. */
-    private FilterValueSet current() {
-        FilterValues snapshot = includeSet.get();
-        if (snapshot != lastSnapshot) {
-            lastSnapshot = snapshot;
-            prepared = new FilterValueSet(snapshot);
-        }
-        return prepared;
     }
 
     private VectorSchemaRoot dropAll(VectorSchemaRoot batch, SkipReason reason) {

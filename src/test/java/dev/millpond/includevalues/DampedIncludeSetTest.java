@@ -123,8 +123,8 @@ class DampedIncludeSetTest {
             String at = scenario.name() + ", poll " + i;
             assertThat(outcome.verdict()).as(at).isEqualTo(step.verdict());
             assertThat(damped.snapshot().members()).as(at).isEqualTo(step.effective());
-            assertThat(outcome.added()).as(at + " added").isEqualTo(step.added());
-            assertThat(outcome.removed()).as(at + " removed").isEqualTo(step.removed());
+            assertThat(outcome.added().members()).as(at + " added").isEqualTo(step.added());
+            assertThat(outcome.removed().members()).as(at + " removed").isEqualTo(step.removed());
             assertThat(damped.pendingRemovals()).as(at + " pending").isEqualTo(step.pending());
         }
     }

@@ -10,7 +10,10 @@ import java.util.Optional;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The include-values response body is capped: a body past the cap fails the poll rather than filling the heap. */
+/**
+ * The include-values response body is capped: a body past the cap fails the poll rather than holding the poller; a
+ * body is parsed as it arrives.
+ */
 class EndpointClientTest {
 
     private final ScriptedEndpoint endpoint = new ScriptedEndpoint();
@@ -28,9 +31,11 @@ class EndpointClientTest {
         endpoint.thenJson(atCap);
         endpoint.thenJson(overCap);
         EndpointClient client = new EndpointClient(new IncludeValuesPolling(endpoint.url(), Duration.ofSeconds(60), 5,
-                Duration.ofSeconds(10), Duration.ofSeconds(10), Optional.empty()), cap);
+                Duration.ofSeconds(10), Duration.ofSeconds(10), Optional.empty()), cap, 1L << 20);
 
-        assertThat(client.fetch(Duration.ofSeconds(10))).hasSize(cap);
+        assertThat(client.fetch(Duration.ofSeconds(10)).values().ints()).isEqualTo(java.util.Arrays.stream(
+                atCap.substring(1, atCap.length() - 1).split(",")).map(Long::valueOf)
+                .collect(java.util.stream.Collectors.toSet()));
         assertThatThrownBy(() -> client.fetch(Duration.ofSeconds(10))).isInstanceOf(PollFailure.class)
                 .hasMessageContaining("larger than " + cap + " bytes");
     }

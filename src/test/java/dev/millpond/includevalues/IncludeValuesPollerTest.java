@@ -231,7 +231,7 @@ class IncludeValuesPollerTest {
         URI closed = endpoint.url();
         endpoint.close();
         IncludeValuesPoller unreachable = new IncludeValuesPoller(IncludeValuesMode.AUTHORITATIVE,
-                polling(closed, 5), pins(1), metrics, clock);
+                polling(closed, 5), pins(1), 1L << 20, metrics, clock);
         assertThat(poll(unreachable)).isFalse();
         assertEffective(poller.effectiveSet(), 1);
         expected.put("poll_failures_total", 4.0);
@@ -241,7 +241,7 @@ class IncludeValuesPollerTest {
     // ---- helpers ----
 
     private IncludeValuesPoller poller(IncludeValuesMode mode, IncludeValuesPolling polling, FilterValues pins) {
-        return new IncludeValuesPoller(mode, polling, pins, metrics, clock);
+        return new IncludeValuesPoller(mode, polling, pins, 1L << 20, metrics, clock);
     }
 
     /** One poll, then a minute passes, so each success has its own expected timestamp. */

@@ -160,7 +160,7 @@ class IncludeValuesSourceTest {
     // ---- helpers ----
 
     private IncludeValuesSource source(IncludeValuesConfig config) {
-        return new IncludeValuesSource(config, metrics, Clock.systemUTC());
+        return new IncludeValuesSource(config, 1L << 20, metrics, Clock.systemUTC());
     }
 
     private static IncludeValuesConfig authoritative(IncludeValuesPolling polling) {

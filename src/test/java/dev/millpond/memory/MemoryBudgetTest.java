@@ -203,4 +203,18 @@ class MemoryBudgetTest {
         assertThat(MemoryBudget.plan(Optional.empty(), 205 * mib, 100_000_000, 2).describe(Optional.empty()))
                 .contains("rejects flush at 12 MiB");
     }
+
+    /** A served allowlist may take an eighth of the heap, and the startup line says how much, with a limit or not. */
+    @Test
+    void aServedAllowlistMayTakeAnEighthOfTheHeap() {
+        long mib = MemoryBudget.MIB;
+        assertThat(MemoryBudget.includeValuesBytes(206 * mib)).isEqualTo(206 * mib / 8);
+        assertThat(MemoryBudget.includeValuesBytes(4 * mib)).isEqualTo(mib);
+        MemoryBudget pod = MemoryBudget.plan(Optional.of(new ContainerMemory(1L << 30, "cgroup")), 206 * mib,
+                100_000_000, 2);
+        assertThat(pod.includeValuesBytes()).isEqualTo(MemoryBudget.includeValuesBytes(206 * mib));
+        assertThat(pod.describe(Optional.empty())).contains("include values up to 25 MiB");
+        assertThat(MemoryBudget.plan(Optional.empty(), 206 * mib, 100_000_000, 2).describe(Optional.empty()))
+                .contains("include values up to 25 MiB");
+    }
 }
