@@ -4,6 +4,7 @@ import dev.millpond.config.ConfigException;
 import dev.millpond.config.ConfigLoader;
 import dev.millpond.config.MillpondConfig;
 import dev.millpond.includevalues.IncludeValuesSource;
+import dev.millpond.includevalues.IncludeValuesStartupException;
 import dev.millpond.memory.ContainerMemory;
 import dev.millpond.observability.LogExport;
 import dev.millpond.observability.MillpondMetrics;
@@ -106,8 +107,9 @@ public class PumpLauncher {
         } catch (SinkOpening.Abandoned e) {
             LOG.info(e.getMessage()); // the shutdown that asked for it sets the exit code
         } catch (IncompatibleCatalogException | HoglakeStartupException | ObjectStoreProbeException
-                 | SinkStartupException e) {
-            LOG.fatal(e.getMessage()); // one line: the cause (DuckLake's refusal, the catalog or S3 error) is in it
+                 | SinkStartupException | IncludeValuesStartupException e) {
+            // One line: the cause (DuckLake's refusal, the catalog or S3 error, the allowlist's last poll) is in it.
+            LOG.fatal(e.getMessage());
             Quarkus.asyncExit(1);
         } catch (Throwable e) {
             LOG.fatal("Fatal error in main loop", e);

@@ -209,9 +209,8 @@ final class ServedArrayParser {
         count = distinct;
         if (heapBytes > maxHeapBytes) {
             throw new PollFailure("response holds more values than the allowlist may take: " + count
-                    + " distinct values read so far take more than " + maxHeapBytes / (1024 * 1024) + " MiB of heap,"
-                    + " the allowlist's share (at most " + maxHeapBytes / 8 + " integers, fewer strings); refused,"
-                    + " the last set is kept");
+                    + " distinct values read so far take more than " + maxHeapBytes / (1024 * 1024) + " MiB, the"
+                    + " allowlist's share of the heap (at most " + maxHeapBytes / 8 + " integers, fewer strings)");
         }
     }
 
