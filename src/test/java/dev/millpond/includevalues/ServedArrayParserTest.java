@@ -44,7 +44,7 @@ class ServedArrayParserTest {
         assertThatThrownBy(() -> parse(body)).isInstanceOf(PollFailure.class);
     }
 
-    /** The body arrives in pieces of any size: every split gives the same set as the whole body (or the same refusal). */
+    /** The body arrives in pieces of any size: every split gives what the whole body gives (a set or a refusal). */
     @Test
     void aBodyFedInPiecesParsesAsTheWhole() throws Exception {
         java.util.Random random = new java.util.Random(13);

@@ -173,7 +173,7 @@ public final class HoglakeSink implements Sink {
         } catch (HoglakeWriteException e) {
             throw new HoglakeStartupException("Cannot read hoglake table " + tables.qualified() + " at "
                     + config.url() + ": " + e.getMessage(),
-                    HoglakeFailures.classify(e).kind() == dev.millpond.sinks.WriteFailure.Kind.UNAVAILABLE);
+                    HoglakeFailures.classify(e).kind() == WriteFailure.Kind.UNAVAILABLE);
         }
     }
 
