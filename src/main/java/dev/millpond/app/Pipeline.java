@@ -110,7 +110,7 @@ public final class Pipeline implements AutoCloseable {
                     config.landing().rejectMaxValueBytes(), budget.arrowPendingBytes(), config.overlapWrites(),
                     budget.rejectsPendingBytes()),
                     consumer,
-                    new JsonToArrow(pumpMemory), new BatchUnifier(pumpMemory),
+                    new JsonToArrow(pumpMemory, config.logPayloadPreview()), new BatchUnifier(pumpMemory),
                     includeSet.map(set -> new RecordStages(config.recordHandling(), set, metrics, pumpMemory))
                             .orElseGet(() -> new RecordStages(config.recordHandling(), metrics, pumpMemory)),
                     sink, metrics, health, new LagMonitor(admin, assignment, metrics, isolation,

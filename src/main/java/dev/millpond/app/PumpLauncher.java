@@ -3,6 +3,7 @@ package dev.millpond.app;
 import dev.millpond.config.ConfigException;
 import dev.millpond.config.ConfigLoader;
 import dev.millpond.config.MillpondConfig;
+import dev.millpond.config.ProcessEnvironment;
 import dev.millpond.includevalues.IncludeValuesSource;
 import dev.millpond.includevalues.IncludeValuesStartupException;
 import dev.millpond.memory.ContainerMemory;
@@ -68,7 +69,14 @@ public class PumpLauncher {
     private volatile LogExport logExport;
 
     void onStart(@Observes StartupEvent event) {
-        logExport = OtlpLogExport.installIfConfigured(System.getenv()); // first, so config errors are exported too
+        try {
+            // First, so config errors are exported too; secret files are read by then (the log filter asked first).
+            logExport = OtlpLogExport.installIfConfigured(ProcessEnvironment.bestEffort());
+        } catch (ConfigException e) {
+            LOG.fatal(e.getMessage()); // the export's own settings are wrong: one line, on the console only
+            Quarkus.asyncExit(1);
+            return;
+        }
         if (!autostart) {
             LOG.info("millpond.pump.autostart=false: the pump is not started");
             return;

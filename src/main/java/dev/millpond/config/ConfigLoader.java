@@ -45,9 +45,12 @@ public final class ConfigLoader {
     private ConfigLoader() {
     }
 
-    /** Load from the process environment and log the passthrough warnings once. */
+    /**
+     * Load from the process environment (secret files read, {@link ProcessEnvironment}) and log the passthrough
+     * warnings once.
+     */
     public static MillpondConfig fromSystemEnvironment() {
-        MillpondConfig config = load(System.getenv());
+        MillpondConfig config = load(ProcessEnvironment.variables());
         config.kafka().warnings().forEach(w -> LOG.log(System.Logger.Level.WARNING, w));
         return config;
     }
@@ -124,7 +127,8 @@ public final class ConfigLoader {
                 flushSize, flushIntervalMs, fetchMinBytes, fetchMaxWaitMs, consumeBatchSize, statsIntervalMs,
                 autoOffsetReset, brokerSource, httpPort, logLevel, logFormat, destinationConfig, recordHandling, kafka,
                 includeValues, testPauseAfterLakeCommitMs, sinkOutageBudget, LandingLimits.parse(env),
-                env.booleanFlag("MILLPOND_OVERLAP_WRITES", true));
+                env.booleanFlag("MILLPOND_OVERLAP_WRITES", true),
+                env.booleanFlag("MILLPOND_LOG_PAYLOAD_PREVIEW", false));
     }
 
     static final long DEFAULT_SINK_OUTAGE_BUDGET_S = 300;

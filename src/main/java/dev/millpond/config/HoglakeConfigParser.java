@@ -118,20 +118,8 @@ final class HoglakeConfigParser {
      */
     private static void requireTlsUnlessLoopback(String url, boolean allowInsecure) {
         URI uri = URI.create(url);
-        if (allowInsecure || !uri.getScheme().equalsIgnoreCase("http")) {
-            return;
-        }
-        String host = uri.getHost().toLowerCase(Locale.ROOT);
-        boolean loopback = host.equals("localhost") || host.equals("[::1]") || host.matches("127(\\.[0-9]{1,3}){3}");
-        if (!loopback) {
-            throw new ConfigException("HOGLAKE_URL " + pythonRepr(redactedUserInfo(uri)) + " is plain http to another"
-                    + " host: use https://, or set HOGLAKE_ALLOW_INSECURE_HTTP=true if the network to it is trusted");
-        }
-    }
-
-    private static String redactedUserInfo(URI uri) {
-        String text = uri.toString();
-        return uri.getRawUserInfo() == null ? text : text.replace(uri.getRawUserInfo() + "@", "***@");
+        PlainHttp.requireTlsUnlessLoopback(uri, "HOGLAKE_URL " + pythonRepr(PlainHttp.withoutUserInfo(uri)),
+                allowInsecure, "HOGLAKE_ALLOW_INSECURE_HTTP");
     }
 
     private static Optional<String> dataPath(String raw) {

@@ -23,6 +23,7 @@ final class IncludeValuesConfigParser {
     static final String STARTUP_TIMEOUT_S = "MILLPOND_INCLUDE_VALUES_STARTUP_TIMEOUT_S";
     static final String AUTH_HEADER_NAME = "MILLPOND_INCLUDE_VALUES_AUTH_HEADER_NAME";
     static final String AUTH_TOKEN = "MILLPOND_INCLUDE_VALUES_AUTH_TOKEN";
+    static final String ALLOW_INSECURE_HTTP = "MILLPOND_INCLUDE_VALUES_ALLOW_INSECURE_HTTP";
     static final String KEEP_FIELD = "MILLPOND_FILTER_KEEP_FIELD_NAME";
     static final String KEEP_VALUES = "MILLPOND_FILTER_VALUES";
 
@@ -69,8 +70,15 @@ final class IncludeValuesConfigParser {
         Optional<IncludeValuesAuth> auth = headerName.map(
                 name -> new IncludeValuesAuth(headerName(name.strip()), Secret.of(token.orElseThrow())));
 
+        URI endpoint = httpUrl(url.get().strip());
+        boolean allowInsecure = env.booleanFlag(ALLOW_INSECURE_HTTP, false);
+        if (auth.isPresent()) {
+            // The token goes with every poll: over plain http to another host anyone on the way can read it.
+            PlainHttp.requireTlsUnlessLoopback(endpoint, URL + " '" + PlainHttp.withoutUserInfo(endpoint)
+                    + "' with " + AUTH_TOKEN + " set", allowInsecure, ALLOW_INSECURE_HTTP);
+        }
         IncludeValuesPolling polling = new IncludeValuesPolling(
-                httpUrl(url.get().strip()),
+                endpoint,
                 positiveSeconds(env, POLL_INTERVAL_S, 60),
                 removalPolls(env),
                 positiveSeconds(env, REQUEST_TIMEOUT_S, 10),

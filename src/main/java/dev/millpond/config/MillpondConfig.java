@@ -35,6 +35,8 @@ import java.util.Optional;
  * @param landing          the table-width bound and the rejects table (MILLPOND_MAX_*_COLUMNS*, MILLPOND_REJECTS*)
  * @param overlapWrites    MILLPOND_OVERLAP_WRITES, default true: write a flush on a writer thread while the next one
  *                         is consumed and converted
+ * @param logPayloadPreview MILLPOND_LOG_PAYLOAD_PREVIEW, default false: whether the warning for an unparseable record
+ *                         carries its first bytes (personal data, and logs are exported)
  */
 public record MillpondConfig(
         String bootstrapServers,
@@ -62,7 +64,8 @@ public record MillpondConfig(
         long testPauseAfterLakeCommitMs,
         java.time.Duration sinkOutageBudget,
         LandingLimits landing,
-        boolean overlapWrites) {
+        boolean overlapWrites,
+        boolean logPayloadPreview) {
 
     public MillpondConfig {
         Objects.requireNonNull(destinationConfig, "destinationConfig");

@@ -71,7 +71,7 @@ public final class JsonToArrow {
     private final boolean readDirect;
     /** Records read by the direct reader so far (tests check that it is exercised). */
     long directReads;
-    private final UnparseableWarnings warnings = new UnparseableWarnings();
+    private final UnparseableWarnings warnings;
     private boolean nestedSlowPath;
 
     // Per-batch state.
@@ -81,14 +81,28 @@ public final class JsonToArrow {
     private int touchedCount;
     private int maxRows;
 
-    /** @param allocator every Arrow buffer of the produced batches is allocated from it */
+    /**
+     * Logs no payload bytes for a skipped value.
+     *
+     * @param allocator every Arrow buffer of the produced batches is allocated from it
+     */
     public JsonToArrow(BufferAllocator allocator) {
-        this(allocator, true);
+        this(allocator, false);
     }
 
-    JsonToArrow(BufferAllocator allocator, boolean readDirect) {
+    /**
+     * @param allocator      every Arrow buffer of the produced batches is allocated from it
+     * @param payloadPreview whether the warning for a skipped value carries its first bytes (personal data, shipped
+     *                       wherever the logs go)
+     */
+    public JsonToArrow(BufferAllocator allocator, boolean payloadPreview) {
+        this(allocator, true, payloadPreview);
+    }
+
+    JsonToArrow(BufferAllocator allocator, boolean readDirect, boolean payloadPreview) {
         this.allocator = allocator;
         this.readDirect = readDirect && DIRECT_READ_SAFE;
+        this.warnings = new UnparseableWarnings(payloadPreview);
     }
 
     /**

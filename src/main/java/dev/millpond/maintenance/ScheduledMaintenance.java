@@ -1,5 +1,6 @@
 package dev.millpond.maintenance;
 
+import dev.millpond.config.ProcessEnvironment;
 import dev.millpond.sinks.ducklake.LakeAttachment;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.scheduler.Scheduled.ConcurrentExecution;
@@ -102,7 +103,7 @@ public class ScheduledMaintenance {
             LOG.infof("Scheduled %s: the previous run is still going; skipped", name);
             return;
         }
-        Map<String, String> env = new HashMap<>(System.getenv());
+        Map<String, String> env = new HashMap<>(ProcessEnvironment.variables());
         env.put("MILLPOND_DUCKDB_EXTENSION_DIR", extensionDirectory);
         PushgatewayTiming timing = PushgatewayTiming.start(name, env);
         try (LakeSession session = LakeSession.open(MaintenanceSettings.fromEnvironment(env), "scheduled " + name)) {

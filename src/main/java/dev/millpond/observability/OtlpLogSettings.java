@@ -3,7 +3,11 @@ package dev.millpond.observability;
 import dev.millpond.config.ConfigException;
 import dev.millpond.config.Destination;
 import dev.millpond.config.MillpondConfig;
+import dev.millpond.config.PlainHttp;
 
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -32,6 +36,7 @@ public record OtlpLogSettings(String token, String endpoint, String serviceNames
     public static final String NAMESPACE = "MILLPOND_SERVICE_NAMESPACE";
     public static final String INSTANCE_ID = "MILLPOND_SERVICE_INSTANCE_ID";
     public static final String VERSION = "MILLPOND_SERVICE_VERSION";
+    public static final String ALLOW_INSECURE_HTTP = "POSTHOG_LOGS_ALLOW_INSECURE_HTTP";
 
     public static final String DEFAULT_ENDPOINT = "https://us.i.posthog.com/i/v1/logs";
     public static final String DEFAULT_NAMESPACE = "millpond";
@@ -58,13 +63,45 @@ public record OtlpLogSettings(String token, String endpoint, String serviceNames
         Destination d = destination;
         Optional<String> group = present(env.get("GROUP_ID")).or(() -> topic.isPresent() && table.isPresent()
                 ? Optional.of(MillpondConfig.defaultGroupId(d, topic.get(), table.get())) : Optional.empty());
-        return Optional.of(new OtlpLogSettings(token.get(),
-                nonBlank(env.get(ENDPOINT)).orElse(DEFAULT_ENDPOINT),
+        return Optional.of(new OtlpLogSettings(token.get(), endpoint(env),
                 nonBlank(env.get(NAMESPACE)).orElse(DEFAULT_NAMESPACE),
                 nonBlank(env.get(INSTANCE_ID)),
                 nonBlank(env.get(VERSION)).orElseGet(packageVersion),
                 topic, group, table, present(env.get(prefix + "DATA_PATH")),
                 ResourceAttributesVariable.parse(env.get(ResourceAttributesVariable.NAME))));
+    }
+
+    /**
+     * POSTHOG_LOGS_ENDPOINT, which receives the project token with every batch: an absolute http(s) URL, and plain
+     * http only to this host unless POSTHOG_LOGS_ALLOW_INSECURE_HTTP=true.
+     */
+    private static String endpoint(Map<String, String> env) {
+        String endpoint = nonBlank(env.get(ENDPOINT)).orElse(DEFAULT_ENDPOINT);
+        URI uri;
+        try {
+            uri = new URI(endpoint);
+        } catch (URISyntaxException e) {
+            throw new ConfigException(ENDPOINT + " is not a valid URL: " + e.getReason());
+        }
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        if (!(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null) {
+            throw new ConfigException(ENDPOINT + " must be an absolute http:// or https:// URL with a host");
+        }
+        PlainHttp.requireTlsUnlessLoopback(uri, ENDPOINT + " '" + PlainHttp.withoutUserInfo(uri) + "' with " + TOKEN
+                + " set", allowInsecureHttp(env), ALLOW_INSECURE_HTTP);
+        return endpoint;
+    }
+
+    private static boolean allowInsecureHttp(Map<String, String> env) {
+        String value = env.get(ALLOW_INSECURE_HTTP);
+        if (value == null || value.isBlank()) {
+            return false;
+        }
+        return switch (value.strip().toLowerCase(Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new ConfigException(ALLOW_INSECURE_HTTP + " must be true or false, got '" + value + "'");
+        };
     }
 
     // An empty value means "use the default", as everywhere else in the config (a Helm chart renders unset as "").

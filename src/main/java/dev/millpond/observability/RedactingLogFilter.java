@@ -1,5 +1,6 @@
 package dev.millpond.observability;
 
+import dev.millpond.config.ProcessEnvironment;
 import dev.millpond.config.TestHooks;
 import io.quarkus.logging.LoggingFilter;
 import org.jboss.logmanager.ExtLogRecord;
@@ -24,7 +25,8 @@ public final class RedactingLogFilter implements Filter {
     private final boolean on;
 
     public RedactingLogFilter() {
-        this(SecretRedactor.fromEnvironment(System.getenv()), TestHooks.redaction(System.getProperties()));
+        // Values from secret files included: ProcessEnvironment reads them before anything can log them.
+        this(SecretRedactor.fromEnvironment(ProcessEnvironment.bestEffort()), TestHooks.redaction(System.getProperties()));
     }
 
     RedactingLogFilter(SecretRedactor redactor) {

@@ -140,6 +140,9 @@ class ConfigurationReferenceTest {
                 "AWS_ROLE_SESSION_NAME", "ingest",
                 "POSTHOG_PROJECT_TOKEN", "phc-project-token",
                 "POSTHOG_LOGS_ENDPOINT", "https://eu.i.posthog.com/i/v1/logs",
+                "POSTHOG_LOGS_ALLOW_INSECURE_HTTP", "true",
+                "MILLPOND_INCLUDE_VALUES_ALLOW_INSECURE_HTTP", "true",
+                "MILLPOND_LOG_PAYLOAD_PREVIEW", "true",
                 "MILLPOND_SERVICE_NAMESPACE", "ingest",
                 "MILLPOND_SERVICE_VERSION", "sha256-abc",
                 "MILLPOND_SERVICE_INSTANCE_ID", "events",
@@ -183,6 +186,9 @@ class ConfigurationReferenceTest {
                         true),
                 new Reader("OtlpLogSettings (hoglake)", hog, env -> OtlpLogSettings.fromEnvironment(env, () -> "v"),
                         true),
+                // Which <NAME>_FILE variables are looked for (none is set here, so no file is read).
+                new Reader("SecretFiles (DuckLake)", duck, SecretFiles::resolve, false),
+                new Reader("SecretFiles (hoglake)", hog, SecretFiles::resolve, false),
                 new Reader("ContainerMemory", duck, ContainerMemory::detect, false),
                 new Reader("PushgatewayTiming", duck, env -> PushgatewayTiming.start("reference", env), false),
                 // Both tools end with exit code 1 at the lake's settings here (none are set), after reading their own.

@@ -28,8 +28,8 @@ class DirectReadDifferentialTest {
     @BeforeEach
     void setUp() {
         allocator = new RootAllocator();
-        direct = new JsonToArrow(allocator, true);
-        reference = new JsonToArrow(allocator, false);
+        direct = new JsonToArrow(allocator, true, false);
+        reference = new JsonToArrow(allocator, false, false);
     }
 
     @AfterEach

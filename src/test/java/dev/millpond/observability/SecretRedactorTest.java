@@ -212,4 +212,21 @@ class SecretRedactorTest {
         t.printStackTrace(new PrintWriter(out));
         return out.toString();
     }
+
+    /** A secret given as a file is known to the redaction like one set directly (the control: unresolved, it is not). */
+    @Test
+    void aSecretReadFromAFileIsMaskedLikeTheVariable() throws java.io.IOException {
+        java.nio.file.Path file = java.nio.file.Files.createTempFile("token", ".txt");
+        try {
+            java.nio.file.Files.writeString(file, "tok-from-a-file-9f3\n");
+            Map<String, String> env = Map.of("MILLPOND_INCLUDE_VALUES_AUTH_TOKEN_FILE", file.toString());
+            String line = "polling failed: the server said tok-from-a-file-9f3 is not a valid key";
+            SecretRedactor resolved = SecretRedactor.fromEnvironment(
+                    dev.millpond.config.SecretFiles.resolve(env).variablesOrThrow());
+            assertThat(resolved.redact(line)).doesNotContain("tok-from-a-file").contains("said *** is not");
+            assertThat(SecretRedactor.fromEnvironment(env).redact(line)).contains("tok-from-a-file-9f3");
+        } finally {
+            java.nio.file.Files.delete(file);
+        }
+    }
 }

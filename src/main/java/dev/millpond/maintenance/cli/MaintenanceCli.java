@@ -1,8 +1,10 @@
 package dev.millpond.maintenance.cli;
 
+import dev.millpond.config.ConfigException;
 import dev.millpond.config.ConfigLoader;
 import dev.millpond.config.DuckLakeConfig;
 import dev.millpond.config.MillpondConfig;
+import dev.millpond.config.ProcessEnvironment;
 import dev.millpond.kafka.KafkaClients;
 import dev.millpond.maintenance.Compaction;
 import dev.millpond.maintenance.CompactionOptions;
@@ -59,8 +61,17 @@ public final class MaintenanceCli {
     }
 
     public static void main(String[] args) {
-        ToolLogging.install(System.getenv());
-        System.exit(run(System.getenv(), new PrintWriter(System.out, true), args));
+        // Secrets given as <NAME>_FILE are read once, here, and redacted like the variables.
+        ToolLogging.install(ProcessEnvironment.bestEffort());
+        Map<String, String> env;
+        try {
+            env = ProcessEnvironment.variables();
+        } catch (ConfigException e) {
+            System.err.println("ducklake-maintenance failed: " + e.getMessage());
+            System.exit(1);
+            return;
+        }
+        System.exit(run(env, new PrintWriter(System.out, true), args));
     }
 
     /** Runs one command and returns its exit code (the tests call this in-process). */
