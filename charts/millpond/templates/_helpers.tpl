@@ -88,8 +88,60 @@ automountServiceAccountToken: false
 securityContext:
   runAsNonRoot: true
   runAsUser: 1001
+  {{- if .Values.secrets.asFiles }}
+  # The mounted Secret's files are group-readable by this group only (defaultMode 0440).
+  fsGroup: 1001
+  {{- end }}
   seccompProfile:
     type: RuntimeDefault
+{{- end -}}
+
+{{/*
+The variables millpond reads from <NAME>_FILE (config.SecretFiles; HelmChartTest holds the two together): these, and
+every KAFKA_CONSUMER_* one whose name says it is a secret.
+*/}}
+{{- define "millpond.fileSecrets" -}}
+DUCKLAKE_RDS_PASSWORD DUCKDB_S3_ACCESS_KEY_ID DUCKDB_S3_SECRET_ACCESS_KEY HOGLAKE_S3_ACCESS_KEY HOGLAKE_S3_SECRET_KEY MILLPOND_INCLUDE_VALUES_AUTH_TOKEN POSTHOG_PROJECT_TOKEN
+{{- end -}}
+
+{{/* With secrets.asFiles: K_FILE=<mountPath>/K for each key of the Secret; fails on a key millpond cannot read so. */}}
+{{- define "millpond.secretFileEnv" -}}
+{{- if .Values.secrets.asFiles }}
+{{- $accepted := splitList " " (include "millpond.fileSecrets" .) }}
+{{- range $key := .Values.secrets.keys }}
+{{- $secret := and (regexMatch (include "millpond.secretVariable" $) $key) (not (regexMatch (include "millpond.notASecret" $) $key)) }}
+{{- if not (or (has $key $accepted) (and (hasPrefix "KAFKA_CONSUMER_" $key) $secret)) }}
+{{- fail (printf "secrets.keys: millpond does not read %s from a file (%s_FILE); see docs/configuration.md, \"Secrets from files\"" $key $key) }}
+{{- end }}
+- name: {{ $key }}_FILE
+  value: {{ printf "%s/%s" (trimSuffix "/" $.Values.secrets.mountPath) $key | quote }}
+{{- end }}
+{{- end }}
+{{- end -}}
+
+{{/* The pipeline's Secret as environment variables (the default), or nothing when it is mounted as files. */}}
+{{- define "millpond.secretEnvFrom" -}}
+{{- if not .root.Values.secrets.asFiles }}
+- secretRef:
+    name: {{ include "millpond.secretName" (dict "name" .name "p" .p) }}
+{{- end }}
+{{- end -}}
+
+{{- define "millpond.secretVolumeMount" -}}
+{{- if .Values.secrets.asFiles }}
+- name: secrets
+  mountPath: {{ .Values.secrets.mountPath }}
+  readOnly: true
+{{- end }}
+{{- end -}}
+
+{{- define "millpond.secretVolume" -}}
+{{- if .root.Values.secrets.asFiles }}
+- name: secrets
+  secret:
+    secretName: {{ include "millpond.secretName" (dict "name" .name "p" .p) }}
+    defaultMode: 0440
+{{- end }}
 {{- end -}}
 
 {{- define "millpond.containerSecurity" -}}

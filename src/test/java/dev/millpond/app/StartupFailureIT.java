@@ -9,6 +9,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -54,6 +55,54 @@ class StartupFailureIT {
             String text = app.logText();
             assertThat(text.lines().filter(l -> l.contains(expected)).count()).as(app.logTail()).isEqualTo(1);
             assertThat(text).as(app.logTail()).doesNotContain("SRCFG");
+        }
+    }
+
+    static Stream<Arguments> refusedSecrets() throws java.io.IOException {
+        Path file = Files.writeString(Files.createTempFile("secret", ".txt"), "from-a-file\n");
+        return Stream.of(
+                Arguments.of("an unreadable secret file", new String[]{"DUCKLAKE_RDS_PASSWORD", null,
+                        "DUCKLAKE_RDS_PASSWORD_FILE", "/nonexistent/millpond/pw"},
+                        "DUCKLAKE_RDS_PASSWORD_FILE: cannot read the secret file /nonexistent/millpond/pw (no such file)"),
+                Arguments.of("a secret set both ways", new String[]{"DUCKLAKE_RDS_PASSWORD_FILE", file.toString()},
+                        "DUCKLAKE_RDS_PASSWORD and DUCKLAKE_RDS_PASSWORD_FILE are both set"),
+                Arguments.of("the include-values token over plain http", new String[]{
+                        "MILLPOND_FILTER_KEEP_FIELD_NAME", "team_id", "MILLPOND_FILTER_VALUES", "1,2",
+                        "MILLPOND_INCLUDE_VALUES_URL", "http://allowlist.example.internal/teams",
+                        "MILLPOND_INCLUDE_VALUES_AUTH_HEADER_NAME", "X-Api-Key",
+                        "MILLPOND_INCLUDE_VALUES_AUTH_TOKEN", "iv-secret-token-77"},
+                        "MILLPOND_INCLUDE_VALUES_URL 'http://allowlist.example.internal/teams' with"
+                                + " MILLPOND_INCLUDE_VALUES_AUTH_TOKEN set is plain http to another host"),
+                Arguments.of("the PostHog token over plain http", new String[]{
+                        "POSTHOG_PROJECT_TOKEN", "phc_secret_token_77",
+                        "POSTHOG_LOGS_ENDPOINT", "http://logs.example.internal/i/v1/logs"},
+                        "POSTHOG_LOGS_ENDPOINT 'http://logs.example.internal/i/v1/logs' with POSTHOG_PROJECT_TOKEN"
+                                + " set is plain http to another host: use https://, or set"
+                                + " POSTHOG_LOGS_ALLOW_INSECURE_HTTP=true"));
+    }
+
+    /** Secrets that cannot be read, or would travel in clear: one line, non-zero exit, the secret nowhere. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("refusedSecrets")
+    void aSecretThatCannotBeKeptFailsStartup(String what, String[] variables, String expected) throws Exception {
+        LakeTopic setup = LakeTopic.create("secret", 1);
+        Map<String, String> env = setup.environment("REPLICA_COUNT", "1", "POD_NAME", "millpond-0");
+        for (int i = 0; i < variables.length; i += 2) {
+            if (variables[i + 1] == null) {
+                env.remove(variables[i]);
+            } else {
+                env.put(variables[i], variables[i + 1]);
+            }
+        }
+        Path log = Path.of("target", "e2e-logs", "startup-secret-" + setup.topic() + ".log");
+        try (AppProcess app = AppProcess.start(env, log)) {
+            assertThat(app.waitForExit(Duration.ofSeconds(90))).as(app.logTail()).isNotZero();
+            String text = app.logText();
+            assertThat(text.lines().filter(l -> l.contains(expected)).count()).as(app.logTail()).isEqualTo(1);
+            assertThat(text).as(app.logTail()).doesNotContain("from-a-file").doesNotContain("secret-token-77")
+                    .doesNotContain("secret_token_77").doesNotContain(setup.environment().get("DUCKLAKE_RDS_PASSWORD"));
+            assertThat(text.lines().filter(l -> l.startsWith("\tat ") || l.startsWith("Caused by")))
+                    .as(app.logTail()).isEmpty();
         }
     }
 
