@@ -47,7 +47,7 @@ class ToolSecretFilesIT {
 
             MaintenanceCliIT.Result compact = MaintenanceCliIT.tool(env, "compact", "--tier", "1");
             assertThat(compact.exit()).as(compact.err()).isZero();
-            assertThat(compact.out()).contains("main.events: 3 file(s) -> 1");
+            assertThat(compact.err()).contains("main.events: 3 file(s) -> 1");
             assertThat(lake.liveFileSizes()).hasSize(1);
             assertThat(compact.out() + compact.err()).doesNotContain(password).doesNotContain(s3Secret);
 
