@@ -78,6 +78,14 @@ class HelmChartOptionsTest extends DeploymentInvariants {
     }
 
     @Test
+    void helmLintPassesWithEveryOptionOn() {
+        List<String> args = new ArrayList<>(List.of("lint", "--strict", CHART.toString()));
+        args.addAll(EVERYTHING_ON);
+        HelmChartTest.Run run = helm(args.toArray(String[]::new));
+        assertThat(run.exit()).as("helm %s\n%s%s", String.join(" ", args), run.stdout(), run.stderr()).isZero();
+    }
+
+    @Test
     void theNewObjectsAreOffByDefault() {
         for (List<String> values : List.of(List.<String>of(), List.of("-f", MANY_PIPELINES.toString()))) {
             Set<String> kinds = template(values.toArray(String[]::new)).stream().map(m -> m.path("kind").asText())
