@@ -128,7 +128,24 @@ public final class ConfigLoader {
                 autoOffsetReset, brokerSource, httpPort, logLevel, logFormat, destinationConfig, recordHandling, kafka,
                 includeValues, testPauseAfterLakeCommitMs, sinkOutageBudget, LandingLimits.parse(env),
                 env.booleanFlag("MILLPOND_OVERLAP_WRITES", true),
-                env.booleanFlag("MILLPOND_LOG_PAYLOAD_PREVIEW", false));
+                env.booleanFlag("MILLPOND_LOG_PAYLOAD_PREVIEW", false), partitionRefreshInterval(env));
+    }
+
+    static final long DEFAULT_PARTITION_REFRESH_INTERVAL_S = 60;
+    static final long MAX_PARTITION_REFRESH_INTERVAL_S = 3600;
+
+    /**
+     * MILLPOND_PARTITION_REFRESH_INTERVAL_S: how often the pump re-reads the topic's partition count to take up
+     * partitions added while it runs; 0 reads it only at startup (the original's behaviour). Capped at an hour, so a
+     * new partition never waits longer than that for a reader.
+     */
+    static java.time.Duration partitionRefreshInterval(Env env) {
+        long seconds = env.longKnob("MILLPOND_PARTITION_REFRESH_INTERVAL_S", DEFAULT_PARTITION_REFRESH_INTERVAL_S);
+        if (seconds < 0 || seconds > MAX_PARTITION_REFRESH_INTERVAL_S) {
+            throw new ConfigException("MILLPOND_PARTITION_REFRESH_INTERVAL_S must be between 0 and "
+                    + MAX_PARTITION_REFRESH_INTERVAL_S + " seconds, got " + seconds);
+        }
+        return java.time.Duration.ofSeconds(seconds);
     }
 
     static final long DEFAULT_SINK_OUTAGE_BUDGET_S = 300;

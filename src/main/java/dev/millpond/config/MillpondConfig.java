@@ -37,6 +37,8 @@ import java.util.Optional;
  *                         is consumed and converted
  * @param logPayloadPreview MILLPOND_LOG_PAYLOAD_PREVIEW, default false: whether the warning for an unparseable record
  *                         carries its first bytes (personal data, and logs are exported)
+ * @param partitionRefreshInterval MILLPOND_PARTITION_REFRESH_INTERVAL_S, default 60 s: how often the pump looks for
+ *                         partitions added to the topic while it runs (zero: never, as the original)
  */
 public record MillpondConfig(
         String bootstrapServers,
@@ -65,7 +67,8 @@ public record MillpondConfig(
         java.time.Duration sinkOutageBudget,
         LandingLimits landing,
         boolean overlapWrites,
-        boolean logPayloadPreview) {
+        boolean logPayloadPreview,
+        java.time.Duration partitionRefreshInterval) {
 
     public MillpondConfig {
         Objects.requireNonNull(destinationConfig, "destinationConfig");

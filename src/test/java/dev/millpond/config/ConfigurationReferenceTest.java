@@ -133,6 +133,7 @@ class ConfigurationReferenceTest {
                 "MILLPOND_REJECTS_MAX_VALUE_BYTES", "1000000",
                 "MILLPOND_OVERLAP_WRITES", "false",
                 "MILLPOND_SINK_OUTAGE_BUDGET_S", "60",
+                "MILLPOND_PARTITION_REFRESH_INTERVAL_S", "30",
                 "MILLPOND_TEST_PAUSE_AFTER_LAKE_COMMIT_MS", "5",
                 "KAFKA_CONSUMER_SECURITY_PROTOCOL", "SASL_SSL",
                 "KAFKA_CONSUMER_SASL_MECHANISMS", "OAUTHBEARER",
