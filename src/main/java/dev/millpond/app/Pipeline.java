@@ -7,10 +7,12 @@ import dev.millpond.convert.JsonToArrow;
 import dev.millpond.kafka.KafkaClientGauges;
 import dev.millpond.kafka.KafkaClients;
 import dev.millpond.kafka.LagMonitor;
+import dev.millpond.kafka.OffsetJumps;
+import dev.millpond.kafka.OutOfRangeResets;
 import dev.millpond.kafka.PartitionAssignment;
+import dev.millpond.kafka.PartitionRefresh;
 import dev.millpond.kafka.ResumeDecision;
-import dev.millpond.kafka.ResumePositions;
-import dev.millpond.kafka.StartupOffsets;
+import dev.millpond.kafka.StartPositions;
 import dev.millpond.memory.ContainerMemory;
 import dev.millpond.memory.MemoryBudget;
 import dev.millpond.observability.MillpondMetrics;
@@ -21,6 +23,7 @@ import dev.millpond.pump.Pump;
 import dev.millpond.pump.Sleeper;
 import dev.millpond.pump.PumpSettings;
 import dev.millpond.pump.RecordedPlan;
+import dev.millpond.sinks.RecordedOffsets;
 import dev.millpond.sinks.Sink;
 import dev.millpond.stages.RecordStages;
 import org.apache.arrow.memory.AllocationListener;
@@ -45,7 +48,7 @@ import java.util.function.UnaryOperator;
 
 /**
  * Startup steps 6–9 of the original, in its order: the sink (DuckLake attached), then Kafka (partitions discovered,
- * stale offsets recovered, gauges seeded, assigned), then the pump. Owns every resource it opened and closes them in
+ * assigned, start positions decided from Kafka and the lake, gauges seeded), then the pump. Owns every resource it opened and closes them in
  * reverse order: consumer, admin, sink, Arrow memory.
  */
 public final class Pipeline implements AutoCloseable {
@@ -75,15 +78,19 @@ public final class Pipeline implements AutoCloseable {
             Sink sink = keep(sinkDecorator.apply(new SinkOpening(sinkFactory, health, sleeper, stopRequested)
                     .open(metrics, sinkMemory, budget)));
             health.sinkReady();
-            Admin admin = keep(Admin.create(KafkaClients.adminProperties(config.kafka())));
+            KafkaDiscovery.Connected kafka = new KafkaDiscovery(config, health, sleeper, stopRequested).connect();
+            Admin admin = keep(kafka.admin());
+            assignment = kafka.assignment();
             Properties consumerProperties = KafkaClients.consumerProperties(config.kafka(), config.consumeBatchSize());
             // A fetch response lives in the heap until polled; bound it to the heap's share unless configured.
             consumerProperties.putIfAbsent("fetch.max.bytes", Long.toString(budget.kafkaFetchBytes()));
+            // The reset policy is applied by StartPositions and the pump, never silently by the client, so every jump
+            // over offsets the pipeline never read is logged and counted (OutOfRangeResets).
+            consumerProperties.setProperty("auto.offset.reset", OutOfRangeResets.CONSUMER_POLICY);
             KafkaConsumer<byte[], byte[]> consumer = keep(new KafkaConsumer<>(consumerProperties,
                     new ByteArrayDeserializer(), new ByteArrayDeserializer()));
             keep(new KafkaClientGauges(consumer::metrics, admin, consumerProperties.getProperty("security.protocol"),
                     metrics).start(config.statsIntervalMs()));
-            assignment = PartitionAssignment.discover(admin, config.topic(), config.replicaCount(), config.ordinal());
             // Read before the next step re-commits anything, which would erase the recorded plan.
             boolean plansFlushes = sinkFactory.plansFlushes()
                     && dev.millpond.config.TestHooks.flushPlans(System.getProperties());
@@ -91,19 +98,23 @@ public final class Pipeline implements AutoCloseable {
                     : RecordedPlan.none();
             IsolationLevel isolation = config.kafka().readCommitted() ? IsolationLevel.READ_COMMITTED
                     : IsolationLevel.READ_UNCOMMITTED;
-            Map<Integer, Long> kafkaStarts = StartupOffsets.recoverAndSeed(consumer, admin, assignment,
-                    config.autoOffsetReset(), isolation, metrics);
-            consumer.assign(StartupOffsets.topicPartitions(assignment));
-            Optional<Map<Integer, Long>> lakeOffsets = sink.recordedOffsets(config.topic());
+            consumer.assign(assignment.topicPartitions());
+            Optional<RecordedOffsets> lakeOffsets = sink.recordedOffsets(config.topic(), assignment.topicId());
             if (lakeOffsets.isEmpty()) {
                 LOG.info("The sink records no offsets: resuming from Kafka's committed offsets only (at-least-once)");
             }
-            resumeDecisions = ResumePositions.apply(consumer, admin, assignment, kafkaStarts,
-                    lakeOffsets.orElse(Map.of()), config.autoOffsetReset(), metrics);
+            OffsetJumps jumps = new OffsetJumps(metrics);
+            resumeDecisions = StartPositions.apply(consumer, admin, assignment,
+                    lakeOffsets.map(RecordedOffsets::next).orElse(Map.of()),
+                    lakeOffsets.flatMap(RecordedOffsets::recreatedFrom), config.autoOffsetReset(), isolation, metrics,
+                    jumps);
             health.partitionsAssigned();
             LOG.infof("Assigned partitions %s of %s (%d partitions, ordinal %d of %d), group.id=%s",
                     assignment.partitions(), config.topic(), assignment.partitionCount(), config.ordinal(),
                     config.replicaCount(), config.groupId());
+            LagMonitor lag = new LagMonitor(admin, assignment, metrics, isolation, lagRefreshInterval());
+            PartitionRefresh partitions = new PartitionRefresh(admin, assignment, config.replicaCount(),
+                    config.ordinal(), config.partitionRefreshInterval(), lag, metrics, jumps);
             BufferAllocator pumpMemory = keep(allocator.newChildAllocator("pump", 0, Long.MAX_VALUE));
             pump = new Pump(new PumpSettings(config.topic(), config.flushSizeBytes(), config.flushIntervalMs(),
                     config.consumeBatchSize(), config.testPauseAfterLakeCommitMs(),
@@ -113,9 +124,8 @@ public final class Pipeline implements AutoCloseable {
                     new JsonToArrow(pumpMemory, config.logPayloadPreview()), new BatchUnifier(pumpMemory),
                     includeSet.map(set -> new RecordStages(config.recordHandling(), set, metrics, pumpMemory))
                             .orElseGet(() -> new RecordStages(config.recordHandling(), metrics, pumpMemory)),
-                    sink, metrics, health, new LagMonitor(admin, assignment, metrics, isolation,
-                            lagRefreshInterval()),
-                    sinkFactory.writeRetry(),
+                    sink, metrics, health, lag, partitions,
+                    new OutOfRangeResets(admin, assignment, config.autoOffsetReset(), jumps), sinkFactory.writeRetry(),
                     sleeper, new ColumnBudget(config.landing().maxTableColumns(),
                             config.landing().maxNewColumnsPerFlush(), pumpMemory, sink::becomesColumn));
             if (plansFlushes && lakeOffsets.isEmpty()) {

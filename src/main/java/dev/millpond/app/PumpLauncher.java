@@ -6,6 +6,7 @@ import dev.millpond.config.MillpondConfig;
 import dev.millpond.config.ProcessEnvironment;
 import dev.millpond.includevalues.IncludeValuesSource;
 import dev.millpond.includevalues.IncludeValuesStartupException;
+import dev.millpond.kafka.TopicRecreatedException;
 import dev.millpond.memory.ContainerMemory;
 import dev.millpond.observability.LogExport;
 import dev.millpond.observability.MillpondMetrics;
@@ -115,8 +116,10 @@ public class PumpLauncher {
         } catch (SinkOpening.Abandoned e) {
             LOG.info(e.getMessage()); // the shutdown that asked for it sets the exit code
         } catch (IncompatibleCatalogException | HoglakeStartupException | ObjectStoreProbeException
-                 | SinkStartupException | IncludeValuesStartupException e) {
-            // One line: the cause (DuckLake's refusal, the catalog or S3 error, the allowlist's last poll) is in it.
+                 | SinkStartupException | IncludeValuesStartupException | KafkaStartupException
+                 | TopicRecreatedException e) {
+            // One line: the cause (DuckLake's refusal, the catalog, S3 or Kafka error, the allowlist's last poll, the
+            // two topic ids) is in it.
             LOG.fatal(e.getMessage());
             Quarkus.asyncExit(1);
         } catch (Throwable e) {

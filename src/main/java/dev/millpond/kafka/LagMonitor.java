@@ -23,7 +23,8 @@ public final class LagMonitor {
     public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(60);
 
     private final Admin admin;
-    private final PartitionAssignment assignment;
+    /** Grows when partitions added to the topic are taken up ({@link PartitionRefresh}). */
+    private PartitionAssignment assignment;
     private final MillpondMetrics metrics;
     private final IsolationLevel isolation;
     private final long minIntervalNanos;
@@ -43,6 +44,11 @@ public final class LagMonitor {
         this.metrics = metrics;
         this.isolation = isolation;
         this.minIntervalNanos = minInterval.toNanos();
+    }
+
+    /** From now on the lag covers these partitions (a partition added to the topic was taken up). */
+    public void assigned(PartitionAssignment grown) {
+        this.assignment = grown;
     }
 
     /** @param committedNext the offset each partition of this commit committed; others ask the consumer. */

@@ -47,7 +47,10 @@ public record PartitionAudit(
         GAP,
         /** Offsets two flushes both recorded: those records are in the lake twice. */
         OVERLAP,
-        /** Offsets after the lake's last flush that retention deleted: the lake can never get them. */
+        /**
+         * Offsets the lake never received that retention deleted — after its last flush, or between two flushes where
+         * the pipeline jumped over them: the lake can never get them.
+         */
         RETENTION_LOSS
     }
 
@@ -90,8 +93,17 @@ public record PartitionAudit(
                 firstInLake = f.first();
             }
             if (previousNext != null) {
-                if (from > previousNext) {
-                    Range gap = new Range(previousNext, from);
+                long gapStart = previousNext;
+                if (from > gapStart && gapStart < logStart) {
+                    // Offsets the log start has passed: the pipeline jumped over them (it was stopped or lagging
+                    // past retention), and no lake can get them now. The rest of the gap, if any, is checked below.
+                    long lostTo = Math.min(from, logStart);
+                    findings.add(new Finding(Kind.RETENTION_LOSS, new Range(gapStart, lostTo),
+                            "retention deleted these offsets before the lake received them"));
+                    gapStart = lostTo;
+                }
+                if (from > gapStart) {
+                    Range gap = new Range(gapStart, from);
                     Optional<Boolean> records = probe.hasRecords(partition, gap);
                     if (records.isEmpty()) {
                         findings.add(new Finding(Kind.GAP, gap, "no flush recorded these offsets; retention has "

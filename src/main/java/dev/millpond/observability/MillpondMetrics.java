@@ -320,6 +320,20 @@ public final class MillpondMetrics {
         });
     }
 
+    // ---- Offsets the consumer moved past without reading them ----
+
+    /**
+     * {@code millpond_offsets_skipped_total{partition,reason}}: offsets of {@code partition} the consumer jumped over
+     * without the pipeline ever landing their records. Call with 0 for every assigned partition at startup (and for a
+     * partition taken up later), so an alert on its increase has a series to compare with from the first scrape.
+     */
+    public void offsetsSkipped(int partition, OffsetSkipReason reason, long n) {
+        String p = Integer.toString(partition);
+        counters.computeIfAbsent("millpond.offsets.skipped\u0000" + p + '\u0000' + reason.label(),
+                k -> Counter.builder("millpond.offsets.skipped").tags(base.and("partition", p, "reason",
+                        reason.label())).register(registry)).increment(Math.max(0, n));
+    }
+
     // ---- Exactly-once into DuckLake (lake-recorded offsets) ----
 
     /**

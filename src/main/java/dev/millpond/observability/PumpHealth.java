@@ -38,6 +38,11 @@ public class PumpHealth {
         lastPollNanos = System.nanoTime();
     }
 
+    /** As {@link #waitingForSink()}, for a Kafka that could not be reached at startup. */
+    public void waitingForKafka() {
+        lastPollNanos = System.nanoTime();
+    }
+
     public void sinkReady() {
         sinkReady = true;
     }

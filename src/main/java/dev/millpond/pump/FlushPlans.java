@@ -24,14 +24,16 @@ import java.util.UUID;
 public final class FlushPlans {
 
     private static final Logger LOG = Logger.getLogger(FlushPlans.class);
-    private static final FlushPlans OFF = new FlushPlans(null, null);
+    private static final FlushPlans OFF = new FlushPlans(null, null, false);
 
     private final OffsetCommitter committer;
     private final PlanReplay replay;
+    private final boolean replaysPlanWithoutTopicId;
 
-    private FlushPlans(OffsetCommitter committer, PlanReplay replay) {
+    private FlushPlans(OffsetCommitter committer, PlanReplay replay, boolean replaysPlanWithoutTopicId) {
         this.committer = committer;
         this.replay = replay;
+        this.replaysPlanWithoutTopicId = replaysPlanWithoutTopicId;
     }
 
     public static FlushPlans off() {
@@ -47,7 +49,8 @@ public final class FlushPlans {
     public static FlushPlans on(Consumer<?, ?> consumer, String topic, RecordedPlan recorded, long flushIntervalMs,
                                 MillpondMetrics metrics, Sleeper sleeper) {
         return new FlushPlans(new OffsetCommitter(consumer, metrics, RetryPolicy.offsetCommits(), sleeper, LOG),
-                new PlanReplay(consumer, topic, recorded, replayBound(flushIntervalMs), System::nanoTime));
+                new PlanReplay(consumer, topic, recorded, replayBound(flushIntervalMs), System::nanoTime),
+                recorded.namedWithoutTopicId());
     }
 
     /** A minute, or three flush intervals if longer: enough for a healthy broker to serve one flush again. */
@@ -66,11 +69,20 @@ public final class FlushPlans {
         String flush = UUID.randomUUID().toString().replace("-", "");
         Map<TopicPartition, OffsetAndMetadata> request = new HashMap<>();
         for (OffsetRange r : ranges) {
-            FlushPlan plan = new FlushPlan(r.partition(), r.first(), r.last(), flush, ranges.size());
+            FlushPlan plan = new FlushPlan(r.partition(), r.first(), r.last(), flush, ranges.size(), r.topicId());
             request.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.first(),
                     plan.metadata()));
         }
         committer.commitPlan(request);
+    }
+
+    /**
+     * Whether the flush being replayed was planned by the version before topic ids, which named a flush by topic name
+     * alone: the rebuilt flush must be named the same way to be recognised (an upgrade that met a crash inside the
+     * window between the hoglake commit and the Kafka commit).
+     */
+    boolean replaysPlanWithoutTopicId() {
+        return replaysPlanWithoutTopicId;
     }
 
     /** The polled records the current flush may take (see {@link PlanReplay#admit}). */

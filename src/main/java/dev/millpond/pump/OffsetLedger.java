@@ -9,6 +9,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -62,11 +63,17 @@ final class OffsetLedger {
      * What the next flush covers, per partition in partition order, for the sink to record with the rows: the
      * records handled, first to last. Offsets stepped over are not in it: they carry no row, and a rebuilt flush
      * (which may not see the same positions) must name the same ranges.
+     *
+     * @param topicId the topic's Kafka id, recorded with the ranges; empty to name them by topic name alone
      */
-    List<OffsetRange> ranges(String topic) {
+    List<OffsetRange> ranges(String topic, Optional<String> topicId) {
         List<OffsetRange> list = new ArrayList<>(ranges.size());
-        ranges.forEach((p, r) -> list.add(new OffsetRange(topic, p, r[0], r[1])));
+        ranges.forEach((p, r) -> list.add(new OffsetRange(topic, p, r[0], r[1], topicId)));
         return list;
+    }
+
+    List<OffsetRange> ranges(String topic) {
+        return ranges(topic, Optional.empty());
     }
 
     Map<TopicPartition, OffsetAndMetadata> commitRequest(String topic) {

@@ -42,6 +42,10 @@ final class OpenFlush {
     private final FlushPhases phases = new FlushPhases();
     /** Whether the last poll batch held any record: with no FLUSH_SIZE, every such batch is a flush. */
     private boolean lastBatchHadRecords;
+    /** The topic's Kafka id, recorded with each flush's offset ranges. */
+    private Optional<String> topicId = Optional.empty();
+    /** The next hand-off names its ranges without the id (see {@link #nextFlushWithoutTopicId()}). */
+    private boolean nextWithoutTopicId;
 
     /** @param columnBudget the width bound each poll batch is held to before it is buffered */
     OpenFlush(PumpSettings settings, JsonToArrow converter, BatchUnifier unifier, RecordStages stages,
@@ -53,6 +57,28 @@ final class OpenFlush {
         this.columnBudget = columnBudget;
         this.metrics = metrics;
         this.rejects = new PendingRejects(keepRejects, settings.rejectMaxValueBytes(), metrics);
+    }
+
+    /** Every flush handed off from now on records {@code id} with its offset ranges. */
+    void identifyTopic(String id) {
+        topicId = Optional.of(id);
+    }
+
+    /**
+     * The next flush names its offset ranges by topic name alone: it rebuilds a flush that a version recording no
+     * topic ids planned, and only the same ranges, named the same way, let the sink recognise it.
+     */
+    void nextFlushWithoutTopicId() {
+        nextWithoutTopicId = true;
+    }
+
+    /**
+     * The consumer jumped forward in these partitions over offsets it never read: the next commit covers them, so the
+     * jump is not met again after a restart. Call when nothing is buffered for those partitions (the flush was cut
+     * before the jump), so no flush's range spans offsets that were never read.
+     */
+    void jumped(Map<Integer, Long> positions) {
+        positions.forEach(ledger::reached);
     }
 
     /** The time the poll that brought the next batch took. */
@@ -176,7 +202,9 @@ final class OpenFlush {
             throw e;
         }
         OffsetLedger flushLedger = ledger.handOff();
-        List<OffsetRange> ranges = flushLedger.ranges(settings.topic());
+        List<OffsetRange> ranges = flushLedger.ranges(settings.topic(),
+                nextWithoutTopicId ? Optional.empty() : topicId);
+        nextWithoutTopicId = false;
         FlushBatch batch = sorted.root()
                 .map(root -> new FlushBatch(root.getSchema(), List.of(root), records, ranges, flushRejects))
                 .orElseGet(() -> new FlushBatch(unified.schema(), unified.batches(), records, ranges, flushRejects));

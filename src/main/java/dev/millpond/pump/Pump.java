@@ -3,6 +3,8 @@ package dev.millpond.pump;
 import dev.millpond.convert.BatchUnifier;
 import dev.millpond.convert.JsonToArrow;
 import dev.millpond.kafka.LagMonitor;
+import dev.millpond.kafka.OutOfRangeResets;
+import dev.millpond.kafka.PartitionRefresh;
 import dev.millpond.observability.ErrorType;
 import dev.millpond.observability.FlushTrigger;
 import dev.millpond.observability.MillpondMetrics;
@@ -10,6 +12,7 @@ import dev.millpond.observability.PumpHealth;
 import dev.millpond.sinks.Sink;
 import dev.millpond.stages.RecordStages;
 import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.jboss.logging.Logger;
@@ -46,6 +49,10 @@ public final class Pump {
     private final MillpondMetrics metrics;
     private final PumpHealth health;
     private final LagMonitor lag;
+    /** Takes up partitions added to the topic while the pump runs, and notices the topic being recreated. */
+    private final PartitionRefresh partitions;
+    /** Applies the reset policy when the next offset of a partition is no longer in its log. */
+    private final OutOfRangeResets outOfRange;
     private final FlushWriter writer;
     private final OffsetCommitter committer;
     private final PausedConsumer paused;
@@ -59,12 +66,19 @@ public final class Pump {
     private long lastFlushNanos = System.nanoTime();
     private long lastHeartbeatNanos = System.nanoTime();
 
-    /** @param columnBudget the width bound each poll batch is held to before it is buffered */
+    /**
+     * @param columnBudget the width bound each poll batch is held to before it is buffered
+     * @param partitions   the assignment as it grows; its topic id is recorded with every flush's offset ranges
+     */
     public Pump(PumpSettings settings, Consumer<byte[], byte[]> consumer, JsonToArrow converter, BatchUnifier unifier,
                 RecordStages stages, Sink sink, MillpondMetrics metrics, PumpHealth health, LagMonitor lag,
-                WriteRetry writeRetry, Sleeper sleeper, ColumnBudget columnBudget) {
+                PartitionRefresh partitions, OutOfRangeResets outOfRange, WriteRetry writeRetry, Sleeper sleeper,
+                ColumnBudget columnBudget) {
         columnBudget.flushed(sink.liveColumns());
         this.open = new OpenFlush(settings, converter, unifier, stages, columnBudget, sink.keepsRejects(), metrics);
+        this.open.identifyTopic(partitions.current().topicId());
+        this.partitions = partitions;
+        this.outOfRange = outOfRange;
         this.settings = settings;
         this.consumer = consumer;
         this.poller = new AdaptivePoller(consumer);
@@ -83,6 +97,9 @@ public final class Pump {
     /** Records each flush's plan before writing it, and cuts the first flush at the one recorded; before {@link #run}. */
     public void useFlushPlans(FlushPlans plans) {
         this.plans = plans;
+        if (plans.replaysPlanWithoutTopicId()) {
+            open.nextFlushWithoutTopicId();
+        }
     }
 
     /** Asks the loop to finish its current step, flush what is pending, commit, and return. Safe from any thread. */
@@ -152,6 +169,9 @@ public final class Pump {
             open.polled(System.nanoTime() - pollStart);
         } catch (WakeupException e) {
             throw e;
+        } catch (OffsetOutOfRangeException e) {
+            jumpOver(e);
+            return;
         } catch (KafkaException e) {
             metrics.error(ErrorType.KAFKA);
             LOG.warnf("Kafka consume error: %s", e.toString());
@@ -161,6 +181,9 @@ public final class Pump {
         health.pollReturned();
         heartbeat();
         lag.tick(consumer);
+        if (!plans.replayIncomplete()) {
+            partitions.tick(consumer); // not while a recorded flush is cut again: a new partition would change it
+        }
         // While a recorded flush is replayed, records past its end are held back, so a position is not yet covered.
         boolean positionsCovered = !plans.replayIncomplete();
         open.add(plans.admit(polled.records()), positionsCovered ? polled.positions() : Map.of());
@@ -171,8 +194,12 @@ public final class Pump {
         if (planned == PlanReplay.Step.HOLD || planned == PlanReplay.Step.NORMAL && !sizeReached && !timeDue) {
             return;
         }
+        flushOrCommit(sizeReached ? FlushTrigger.SIZE : FlushTrigger.TIME);
+    }
+
+    private void flushOrCommit(FlushTrigger trigger) {
         if (open.hasRecords()) {
-            flush(sizeReached ? FlushTrigger.SIZE : FlushTrigger.TIME);
+            flush(trigger);
         } else if (open.hasOffsets()) {
             // Skipped records and tombstones still move the committed offset — after the flush before
             // them landed, since a commit covers every offset below it.
@@ -180,6 +207,18 @@ public final class Pump {
             committed(committer.commit(open.handOffOffsets(), settings.topic()));
             lastFlushNanos = System.nanoTime();
         }
+    }
+
+    /**
+     * A partition's next offset is no longer in its log: what is buffered is flushed first, so no flush's offset range
+     * spans offsets that were never read (the lake's offsets and the audit then show the jump as the gap it is), then
+     * the partition moves where the reset policy says and the next commit covers the jump.
+     */
+    private void jumpOver(OffsetOutOfRangeException e) {
+        if (!plans.replayIncomplete()) {
+            flushOrCommit(FlushTrigger.TIME);
+        }
+        open.jumped(outOfRange.reset(consumer, e));
     }
 
     /**

@@ -46,6 +46,11 @@ public final class RecordedPlan {
         return partitions.isEmpty();
     }
 
+    /** A plan recorded by the version before topic ids ({@link FlushPlan#VERSION_WITHOUT_TOPIC_ID}). */
+    boolean namedWithoutTopicId() {
+        return !partitions.isEmpty() && partitions.values().stream().allMatch(p -> p.topicId().isEmpty());
+    }
+
     /** Reads the committed metadata of the assigned partitions; call before any startup step commits offsets. */
     public static RecordedPlan read(Consumer<?, ?> consumer, Admin admin, PartitionAssignment assignment)
             throws Exception {

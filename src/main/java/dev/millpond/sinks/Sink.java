@@ -8,7 +8,8 @@ import java.util.Optional;
  *
  * <ul>
  *   <li>{@link #recordedOffsets} is asked once at startup, before the first poll: where the lake says each partition
- *       resumes.</li>
+ *       resumes. Each flush's {@link OffsetRange}s carry the topic's Kafka id, for the sink to record or name the
+ *       flush by.</li>
  *   <li>{@link #write} is called with one flush worth of rows; the pump commits Kafka offsets only after it returns.
  *       A thrown exception means nothing may be committed, and the pump asks {@link #classify} what to do next.</li>
  *   <li>A failed flush is written again as the same {@link FlushBatch} with the next attempt number. From attempt 2
@@ -30,6 +31,15 @@ public interface Sink extends AutoCloseable {
      * partition with no recorded offset is absent from the map.
      */
     Optional<Map<Integer, Long>> recordedOffsets(String topic) throws Exception;
+
+    /**
+     * As {@link #recordedOffsets(String)}, for the topic whose Kafka id is {@code topicId}: what the lake recorded
+     * under another id belongs to a topic of the same name that was deleted since, and is reported as such instead of
+     * being resumed from. A sink that records no topic ids takes every offset for the live topic's.
+     */
+    default Optional<RecordedOffsets> recordedOffsets(String topic, String topicId) throws Exception {
+        return recordedOffsets(topic).map(RecordedOffsets::of);
+    }
 
     /**
      * Writes every row of the batch in one lake commit and returns the number of rows the lake accepted.

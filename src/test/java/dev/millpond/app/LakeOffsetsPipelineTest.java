@@ -4,9 +4,11 @@ import dev.millpond.config.ConfigLoader;
 import dev.millpond.config.MillpondConfig;
 import dev.millpond.demo.SampleEvents;
 import dev.millpond.kafka.ResumeDecision;
+import dev.millpond.kafka.StartPositions;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.PumpHealth;
 import dev.millpond.testsupport.AppProcess;
+import dev.millpond.testsupport.CapturedLog;
 import dev.millpond.testsupport.DuckDbSql;
 import dev.millpond.testsupport.DuckLakeStack;
 import dev.millpond.testsupport.KafkaBroker;
@@ -22,6 +24,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -106,6 +109,102 @@ class LakeOffsetsPipelineTest {
         assertThat(restart.skippedReplay()).isZero();
         assertThat(restart.logLines()).containsExactly("Partition 0: resuming at 100 (kafka committed)",
                 "Partition 1: resuming at 100 (kafka committed)");
+    }
+
+    /**
+     * Kafka has no offset at all — its commits expired after a long stop (offsets.retention.minutes), or an operator
+     * deleted the group — and the reset policy is latest: the lake still knows where the pipeline was, and wins.
+     */
+    @Test
+    void aGroupWithoutOffsetsResumesFromTheLakeEvenUnderLatest() throws Exception {
+        kafka.createTopic(topic, 2);
+        produce(2, 100);
+        runUntilCommittedToTheEnd(env(1, 0, true));
+        produce(2, 50);
+        kafka.admin().deleteConsumerGroups(List.of(group)).all().get(30, TimeUnit.SECONDS);
+        assertThat(kafka.committedOffsets(group, topic)).isEmpty();
+
+        Map<String, String> latest = env(1, 0, true);
+        latest.put("KAFKA_AUTO_OFFSET_RESET", "latest");
+        Run restart = runUntilCommittedToTheEnd(latest);
+
+        assertExactlyOnce(300);
+        assertThat(restart.logLines()).containsExactly(
+                "Partition 0: resuming at 100 (lake 100; kafka none, latest → 150: the lake's offset wins over the"
+                        + " reset policy)",
+                "Partition 1: resuming at 100 (lake 100; kafka none, latest → 150: the lake's offset wins over the"
+                        + " reset policy)");
+    }
+
+    /**
+     * The topic is deleted and created again under the same name while the pipeline is stopped, and the new topic's
+     * log passes the old offsets before it starts: the lake's offsets are the deleted topic's (its topic id), so the
+     * new topic is read from its beginning instead of from offset 100.
+     */
+    @Test
+    void aTopicDeletedAndCreatedAgainIsReadFromItsBeginning() throws Exception {
+        kafka.createTopic(topic, 2);
+        produce(2, 100);
+        runUntilCommittedToTheEnd(env(1, 0, true));
+        String oldId = topicId();
+        recreateTopic(2);
+        produce(2, 150);
+
+        Run restart;
+        try (CapturedLog log = CapturedLog.of(StartPositions.class)) {
+            restart = runUntilCommittedToTheEnd(env(1, 0, true));
+            assertThat(log.warnings()).containsExactly("Topic '" + topic + "' was deleted and created again: the"
+                    + " lake's offsets were recorded for topic id " + oldId + ", the topic's id is now " + topicId()
+                    + "; they are ignored and every partition is read from its beginning");
+        }
+
+        assertExactlyOnce(200 + 300);
+        assertThat(restart.logLines()).allSatisfy(l -> assertThat(l).contains("resuming at 0 (topic recreated"));
+        try (Connection c = lake.openQueryConnection()) {
+            assertThat(DuckDbSql.queryLong(c, "SELECT count(DISTINCT topic_id) FROM lake.main._millpond_offsets"))
+                    .isEqualTo(2);
+        }
+    }
+
+    /**
+     * A lake the original (or a build before topic ids) wrote: its offset rows have no topic id, and are the live
+     * topic's. The restart resumes from them, exactly once.
+     */
+    @Test
+    void offsetsRecordedWithoutATopicIdAreTheLiveTopics() throws Exception {
+        kafka.createTopic(topic, 2);
+        produce(2, 100);
+        runUntilCommittedToTheEnd(env(1, 0, true));
+        try (Connection c = lake.openQueryConnection()) {
+            DuckDbSql.execute(c, "UPDATE lake.main._millpond_offsets SET topic_id = NULL");
+        }
+        kafka.commitOffsets(group, topic, Map.of(0, 0L, 1, 0L));
+        produce(2, 50);
+
+        Run restart = runUntilCommittedToTheEnd(env(1, 0, true));
+
+        assertExactlyOnce(300);
+        assertThat(restart.skippedReplay()).isEqualTo(200);
+    }
+
+    private String topicId() throws Exception {
+        return kafka.admin().describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS)
+                .get(topic).topicId().toString();
+    }
+
+    /** Deletes the topic and creates it again with the same name, as an operator would. */
+    private void recreateTopic(int partitions) throws Exception {
+        kafka.admin().deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (true) {
+            try {
+                kafka.createTopic(topic, partitions);
+                return;
+            } catch (RuntimeException e) { // the deletion is still being completed
+                assertThat(System.nanoTime()).as("recreated within 60 s: " + e).isLessThan(deadline);
+                Thread.sleep(200);
+            }
+        }
     }
 
     private void produce(int partitions, int perPartition) {

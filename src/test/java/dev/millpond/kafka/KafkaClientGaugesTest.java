@@ -41,7 +41,7 @@ class KafkaClientGaugesTest {
                      new ByteArrayDeserializer(), new ByteArrayDeserializer());
              KafkaClientGauges gauges = new KafkaClientGauges(consumer::metrics, admin, "PLAINTEXT", metrics)
                      .start(config.statsIntervalMs())) {
-            consumer.assign(StartupOffsets.topicPartitions(PartitionAssignment.discover(admin, topic, 1, 0)));
+            consumer.assign(PartitionAssignment.discover(admin, topic, 1, 0).topicPartitions());
             String series = "millpond_rdkafka_broker_rtt_avg_seconds{broker=\"" + broker.bootstrapServers() + "/1\","
                     + "broker_source=\"\",pipeline=\"" + config.pipelineLabel() + "\"";
             // The text format may close the label set with a trailing comma.

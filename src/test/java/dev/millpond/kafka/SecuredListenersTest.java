@@ -121,7 +121,7 @@ class SecuredListenersTest {
         }
     }
 
-    /** Two partitions of three records each: discover, seed, assign, poll all six, commit, read the commit back. */
+    /** Two partitions of three records each: discover, assign, seek, poll all six, commit, read the commit back. */
     private static void assertRoundTrip(MillpondConfig config) {
         String topic = config.topic();
         broker.produce(topic, 0, values("a", "b", "c"));
@@ -131,9 +131,12 @@ class SecuredListenersTest {
             PartitionAssignment assignment = PartitionAssignment.discover(admin, topic, config.replicaCount(),
                     config.ordinal());
             assertThat(assignment.partitions()).containsExactly(0, 1);
-            StartupOffsets.recoverAndSeed(consumer, admin, assignment, config.autoOffsetReset(),
-                    new MillpondMetrics(new SimpleMeterRegistry(), config.pipelineLabel(), config.brokerSource()));
-            consumer.assign(StartupOffsets.topicPartitions(assignment));
+            consumer.assign(assignment.topicPartitions());
+            MillpondMetrics metrics = new MillpondMetrics(new SimpleMeterRegistry(), config.pipelineLabel(),
+                    config.brokerSource());
+            StartPositions.apply(consumer, admin, assignment, Map.of(), java.util.Optional.empty(),
+                    config.autoOffsetReset(), org.apache.kafka.common.IsolationLevel.READ_UNCOMMITTED, metrics,
+                    new OffsetJumps(metrics));
 
             List<String> seen = new ArrayList<>();
             Map<TopicPartition, OffsetAndMetadata> next = new HashMap<>();

@@ -80,8 +80,25 @@ class PartitionAuditTest {
     void aGapWithoutRecordsIsNotAFindingAndAnUncheckableOneIs() {
         List<Flush> flushes = List.of(flush(0, 10), flush(11, 20)); // offset 10: a commit marker
         assertThat(PartitionAudit.of(0, flushes, 0, 20, (p, r) -> Optional.of(false)).clean()).isTrue();
-        PartitionAudit unknown = PartitionAudit.of(0, flushes, 15, 20, (p, r) -> Optional.empty());
+        PartitionAudit unknown = PartitionAudit.of(0, flushes, 0, 20, (p, r) -> Optional.empty());
         assertThat(unknown.findings()).singleElement().satisfies(f -> assertThat(f.kind()).isEqualTo(Kind.GAP));
+    }
+
+    /** The pipeline jumped over offsets retention had deleted (it was stopped or lagging): lost, not merely a gap. */
+    @Test
+    void aGapTheLogStartHasPassedIsALossToRetention() {
+        List<Flush> flushes = List.of(flush(0, 100), flush(500, 600));
+        PartitionAudit below = PartitionAudit.of(0, flushes, 500, 600, RECORDS_EVERYWHERE);
+        assertThat(below.findings()).containsExactly(new PartitionAudit.Finding(Kind.RETENTION_LOSS,
+                new Range(100, 500), "retention deleted these offsets before the lake received them"));
+        assertThat(below.describe()).contains("  retention loss [100, 500) (400 offsets): retention deleted these"
+                + " offsets before the lake received them");
+
+        // Under latest the jump also passed records still in the log: those are a gap Kafka still holds.
+        PartitionAudit straddling = PartitionAudit.of(0, flushes, 300, 600, RECORDS_EVERYWHERE);
+        assertThat(straddling.findings()).extracting(PartitionAudit.Finding::kind, PartitionAudit.Finding::range)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(Kind.RETENTION_LOSS, new Range(100, 300)),
+                        org.assertj.core.groups.Tuple.tuple(Kind.GAP, new Range(300, 500)));
     }
 
     @Test

@@ -173,6 +173,37 @@ class FlushPlansTest {
         }
     }
 
+    /**
+     * An upgrade that met a crash inside the window: the version before topic ids recorded the plan ({@code v1}) and
+     * named its flush by topic name alone. The rebuilt flush is named the same way, so the server answers it from the
+     * receipt of the first send; every later flush carries the topic id.
+     */
+    @Test
+    void aPlanRecordedBeforeTopicIdsIsReplayedWithoutTheTopicId() throws Exception {
+        String topic = Services.uniqueName("plans-v1");
+        kafka.createTopic(topic, 1);
+        MillpondConfig config = ConfigLoader.load(hoglakeEnv(topic, "FLUSH_INTERVAL_MS", "200"));
+        List<byte[]> values = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            values.add(("{\"id\":" + i + ",\"team_id\":1}").getBytes(StandardCharsets.UTF_8));
+        }
+        kafka.produce(topic, 0, values);
+        FlushPlan plan = new FlushPlan(0, 0, 19, "f", 1);
+        assertThat(plan.metadata()).startsWith("millpond-plan/v1 ");
+        kafka.admin().alterConsumerGroupOffsets(config.groupId(), Map.of(new TopicPartition(topic, 0),
+                new OffsetAndMetadata(0, plan.metadata()))).all().get(30, java.util.concurrent.TimeUnit.SECONDS);
+
+        RangeRecordingSink sink = RangeRecordingSink.reliable();
+        try (Pipeline pipeline = open(config, sink)) {
+            runUntil(pipeline, () -> everythingCommitted(config.groupId(), topic));
+        }
+        String topicId = kafka.admin().describeTopics(List.of(topic)).allTopicNames()
+                .get(30, java.util.concurrent.TimeUnit.SECONDS).get(topic).topicId().toString();
+        assertThat(sink.accepted.get(0)).containsExactly(new OffsetRange(topic, 0, 0, 19));
+        assertThat(sink.accepted.subList(1, sink.accepted.size())).isNotEmpty().allSatisfy(flush ->
+                assertThat(flush).allSatisfy(r -> assertThat(r.topicId()).contains(topicId)));
+    }
+
     @Test
     void duckLakeCommitsNoPlans() throws Exception {
         String topic = Services.uniqueName("plans-ducklake");
@@ -271,7 +302,7 @@ class FlushPlansTest {
             if (tp.topic().equals(topic) && c != null) {
                 FlushPlan.parse(tp.partition(), c.metadata()).ifPresent(p -> {
                     assertThat(c.offset()).as("the offset committed with a plan is its first").isEqualTo(p.first());
-                    plan.put(p.partition(), new OffsetRange(topic, p.partition(), p.first(), p.last()));
+                    plan.put(p.partition(), new OffsetRange(topic, p.partition(), p.first(), p.last(), p.topicId()));
                 });
             }
         });

@@ -1,6 +1,7 @@
 package dev.millpond.pump;
 
 import dev.millpond.sinks.FlushBatch;
+import dev.millpond.sinks.RecordedOffsets;
 import dev.millpond.sinks.Sink;
 import dev.millpond.sinks.WriteFailure;
 
@@ -20,6 +21,11 @@ abstract class ForwardingSink implements Sink {
     @Override
     public Optional<Map<Integer, Long>> recordedOffsets(String topic) throws Exception {
         return real.recordedOffsets(topic);
+    }
+
+    @Override
+    public Optional<RecordedOffsets> recordedOffsets(String topic, String topicId) throws Exception {
+        return real.recordedOffsets(topic, topicId);
     }
 
     @Override

@@ -5,6 +5,7 @@ import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.SkipReason;
 import dev.millpond.sinks.FlushBatch;
 import dev.millpond.sinks.OffsetRange;
+import dev.millpond.sinks.RecordedOffsets;
 import dev.millpond.sinks.RejectedRecord;
 import dev.millpond.sinks.Sink;
 import dev.millpond.sinks.WriteFailure;
@@ -245,7 +246,8 @@ public final class DuckLakeSink implements Sink {
         }
         Map<String, Map<Integer, Long>> recorded = new HashMap<>();
         for (OffsetRange range : batch.ranges()) {
-            Map<Integer, Long> topic = recorded.computeIfAbsent(range.topic(), this::recordedOrEmpty);
+            Map<Integer, Long> topic = recorded.computeIfAbsent(range.topic() + range.topicId().map(id -> "#" + id)
+                    .orElse(""), k -> recordedOrEmpty(range));
             if (topic.getOrDefault(range.partition(), Long.MIN_VALUE) < range.next()) {
                 return false;
             }
@@ -253,9 +255,11 @@ public final class DuckLakeSink implements Sink {
         return true;
     }
 
-    private Map<Integer, Long> recordedOrEmpty(String topic) {
+    private Map<Integer, Long> recordedOrEmpty(OffsetRange range) {
         try {
-            return offsets.orElseThrow().recorded(topic);
+            return range.topicId().isPresent()
+                    ? offsets.orElseThrow().recorded(range.topic(), range.topicId().get()).next()
+                    : offsets.orElseThrow().recorded(range.topic());
         } catch (SQLException e) {
             LOG.debugf("Could not read the recorded offsets (%s); writing the flush again", e.getMessage());
             return Map.of();
@@ -324,6 +328,12 @@ public final class DuckLakeSink implements Sink {
     @Override
     public Optional<Map<Integer, Long>> recordedOffsets(String topic) throws SQLException {
         return offsets.isPresent() ? Optional.of(offsets.get().recorded(topic)) : Optional.empty();
+    }
+
+    /** As above, for the live topic's id: rows recorded under another id are a deleted topic's (see LakeOffsets). */
+    @Override
+    public Optional<RecordedOffsets> recordedOffsets(String topic, String topicId) throws SQLException {
+        return offsets.isPresent() ? Optional.of(offsets.get().recorded(topic, topicId)) : Optional.empty();
     }
 
     /** Unsafe and reserved names are dropped per column (see {@link ColumnPlan}), never added. */

@@ -1,6 +1,7 @@
 package dev.millpond.sinks.ducklake;
 
 import dev.millpond.sinks.OffsetRange;
+import dev.millpond.sinks.RecordedOffsets;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -8,7 +9,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
@@ -46,11 +50,25 @@ final class LakeOffsets {
     void ensureTable() throws SQLException {
         String ddl = "CREATE TABLE IF NOT EXISTS " + qualified + " (table_name VARCHAR, group_id VARCHAR, "
                 + "topic VARCHAR, kafka_partition INTEGER, next_offset BIGINT, written_at TIMESTAMPTZ, "
-                + "first_offset BIGINT)";
+                + "first_offset BIGINT, topic_id VARCHAR)";
         SideTables.create(qualified, () -> {
             Jdbc.execute(connection, ddl);
             ensureFirstOffsetColumn();
-        }, () -> SideTables.exists(connection, schema, TABLE) && hasFirstOffsetColumn());
+            ensureTopicIdColumn();
+        }, () -> SideTables.exists(connection, schema, TABLE) && hasFirstOffsetColumn() && hasColumn("topic_id"));
+    }
+
+    /**
+     * A table from before {@code topic_id} existed (an earlier build's, or the original's) gets it added, NULL in its
+     * old rows, which are then taken to be the live topic's unless some row names another id. Each row records the
+     * Kafka id of the topic its offsets are in: a topic deleted and created again under the same name has a new id,
+     * and its offsets start again at 0, so without it the deleted topic's offsets would skip the new topic's first
+     * records.
+     */
+    private void ensureTopicIdColumn() throws SQLException {
+        if (!hasColumn("topic_id")) {
+            Jdbc.execute(connection, "ALTER TABLE " + qualified + " ADD COLUMN IF NOT EXISTS topic_id VARCHAR");
+        }
     }
 
     /**
@@ -65,10 +83,15 @@ final class LakeOffsets {
     }
 
     private boolean hasFirstOffsetColumn() throws SQLException {
+        return hasColumn("first_offset");
+    }
+
+    private boolean hasColumn(String column) throws SQLException {
         try (PreparedStatement ps = connection.prepareStatement("SELECT 1 FROM information_schema.columns "
-                + "WHERE table_catalog = 'lake' AND table_schema = ? AND table_name = ? AND column_name = 'first_offset'")) {
+                + "WHERE table_catalog = 'lake' AND table_schema = ? AND table_name = ? AND column_name = ?")) {
             ps.setString(1, schema);
             ps.setString(2, TABLE);
+            ps.setString(3, column);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next();
             }
@@ -80,10 +103,10 @@ final class LakeOffsets {
         String values = ranges.stream()
                 .map(r -> "(" + DuckLakeSql.literal(dataTable) + ", " + DuckLakeSql.literal(groupId) + ", "
                         + DuckLakeSql.literal(r.topic()) + ", " + r.partition() + ", " + r.next() + ", NOW(), "
-                        + r.first() + ")")
+                        + r.first() + ", " + r.topicId().map(DuckLakeSql::literal).orElse("NULL") + ")")
                 .collect(Collectors.joining(", "));
         Jdbc.execute(connection, "INSERT INTO " + qualified + " (table_name, group_id, topic, kafka_partition, "
-                + "next_offset, written_at, first_offset) VALUES " + values);
+                + "next_offset, written_at, first_offset, topic_id) VALUES " + values);
     }
 
     /** partition → next offset, the highest recorded for this table, group and topic; absent where none is left. */
@@ -101,5 +124,42 @@ final class LakeOffsets {
             }
         }
         return next;
+    }
+
+    /**
+     * What the lake recorded for the topic whose Kafka id is {@code topicId}: the highest next offset per partition
+     * among its rows, and among rows without an id as long as no row names another id (rows without one were written
+     * before ids were recorded, by this topic unless it was recreated since). When rows name only other ids, the topic
+     * was deleted and created again: none of them is the live topic's.
+     */
+    RecordedOffsets recorded(String topic, String topicId) throws SQLException {
+        Map<Integer, Long> mine = new TreeMap<>();
+        Map<Integer, Long> unnamed = new TreeMap<>();
+        Set<String> others = new TreeSet<>();
+        try (PreparedStatement ps = connection.prepareStatement("SELECT kafka_partition, topic_id, max(next_offset)"
+                + " FROM " + qualified + " WHERE table_name = ? AND group_id = ? AND topic = ? GROUP BY 1, 2")) {
+            ps.setString(1, dataTable);
+            ps.setString(2, groupId);
+            ps.setString(3, topic);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    String id = rs.getString(2);
+                    if (id == null) {
+                        unnamed.merge(rs.getInt(1), rs.getLong(3), Math::max);
+                    } else if (id.equals(topicId)) {
+                        mine.merge(rs.getInt(1), rs.getLong(3), Math::max);
+                    } else {
+                        others.add(id);
+                    }
+                }
+            }
+        }
+        if (!others.isEmpty() && mine.isEmpty()) {
+            return new RecordedOffsets(Map.of(), Optional.of(String.join(", ", others)));
+        }
+        if (others.isEmpty()) {
+            unnamed.forEach((p, next) -> mine.merge(p, next, Math::max));
+        }
+        return RecordedOffsets.of(mine);
     }
 }

@@ -16,7 +16,12 @@ import java.util.UUID;
  * the server's receipt; a recreated table gets a new key, so it can never answer from its predecessor's receipt.
  *
  * <p>The name is {@code {catalog}/{namespace}/{table}}, then {@code incarnation:{table_uuid}}, then one
- * {@code {topic}:{partition}:{first}:{last}} line per range sorted by topic and partition, joined by {@code \n}.
+ * {@code {topic}:{partition}:{first}:{last}} line per range sorted by topic and partition, joined by {@code \n}. A
+ * range that knows its topic's Kafka id ends its line with {@code :{topic_id}}: a topic deleted and created again under
+ * the same name starts its offsets at 0 again, and without the id its first flushes would be named like the deleted
+ * topic's and answered from their receipts ({@code already_published}) instead of published. A range without an id
+ * gives the line as before ids were hashed, so a flush planned by that version and rebuilt by this one after a crash
+ * gets the key it was first sent under.
  */
 public final class FlushKey {
 
@@ -31,8 +36,11 @@ public final class FlushKey {
                 .append("\nincarnation:").append(tableUuid);
         ranges.stream()
                 .sorted(Comparator.comparing(OffsetRange::topic).thenComparingInt(OffsetRange::partition))
-                .forEach(r -> name.append('\n').append(r.topic()).append(':').append(r.partition()).append(':')
-                        .append(r.first()).append(':').append(r.last()));
+                .forEach(r -> {
+                    name.append('\n').append(r.topic()).append(':').append(r.partition()).append(':')
+                            .append(r.first()).append(':').append(r.last());
+                    r.topicId().ifPresent(id -> name.append(':').append(id));
+                });
         return uuid5(NAMESPACE, name.toString());
     }
 

@@ -48,6 +48,41 @@ class FlushKeyAndPartitionValueTest {
         assertThat(key.version()).isEqualTo(5);
     }
 
+    /**
+     * A topic deleted and created again under the same name starts its offsets at 0 again: the same ranges of the new
+     * topic must not be named like the deleted topic's, or its flushes would be answered from the old receipts.
+     */
+    @Test
+    void theTopicIdTellsARecreatedTopicsRangesFromTheDeletedOnes() {
+        List<OffsetRange> old = List.of(range(1, 0, 4, "old-id"), range(3, 10, 19, "old-id"));
+        List<OffsetRange> recreated = List.of(range(1, 0, 4, "new-id"), range(3, 10, 19, "new-id"));
+        assertThat(FlushKey.of("c", "ns", "t", "uuid-a", recreated))
+                .isNotEqualTo(FlushKey.of("c", "ns", "t", "uuid-a", old));
+        assertThat(FlushKey.of("c", "ns", "t", "uuid-a", old)).isEqualTo(FlushKey.of("c", "ns", "t", "uuid-a",
+                List.of(range(3, 10, 19, "old-id"), range(1, 0, 4, "old-id"))));
+        assertThat(FlushKey.of("c", "ns", "t", "uuid-a", old)).isEqualTo(FlushKey.uuid5(FlushKey.NAMESPACE,
+                "c/ns/t\nincarnation:uuid-a\nevents:1:0:4:old-id\nevents:3:10:19:old-id"));
+    }
+
+    /**
+     * Ranges without a topic id (a flush planned by the version before ids, rebuilt after a crash across the upgrade)
+     * are named exactly as that version named them, so the server recognises the flush from its receipt.
+     */
+    @Test
+    void rangesWithoutATopicIdKeepTheKeyOfTheVersionBeforeIds() {
+        List<OffsetRange> ranges = List.of(new OffsetRange("events", 3, 10, 19), new OffsetRange("events", 1, 0, 4));
+        assertThat(FlushKey.of("c", "ns", "t", "uuid-a", ranges)).isEqualTo(FlushKey.uuid5(FlushKey.NAMESPACE,
+                "c/ns/t\nincarnation:uuid-a\nevents:1:0:4\nevents:3:10:19"));
+        // Python: uuid.uuid5(UUID('6f1b6d2e-…'), 'c/ns/t\nincarnation:uuid-a\nevents:1:0:4\nevents:3:10:19')
+        assertThat(FlushKey.of("c", "ns", "t", "uuid-a", ranges)).hasToString("bdc207d4-0aa5-547b-a292-c5b79854b546");
+        assertThat(FlushKey.of("c", "ns", "t", "uuid-a", List.of(range(1, 0, 4, "id"), range(3, 10, 19, "id"))))
+                .isNotEqualTo(FlushKey.of("c", "ns", "t", "uuid-a", ranges));
+    }
+
+    private static OffsetRange range(int partition, long first, long last, String topicId) {
+        return new OffsetRange("events", partition, first, last, java.util.Optional.of(topicId));
+    }
+
     private static String value(HoglakeTransform t, HoglakeColumnType type, Object v) {
         return PartitionValue.of(t, OptionalInt.empty(), type, v);
     }

@@ -12,6 +12,7 @@ import dev.millpond.config.Secret;
 import dev.millpond.observability.ErrorType;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.sinks.FlushBatch;
+import dev.millpond.sinks.OffsetRange;
 import dev.millpond.sinks.RejectedRecord;
 import dev.millpond.sinks.hoglake.schema.RejectsTable;
 import dev.millpond.sinks.WriteFailure;
@@ -576,6 +577,27 @@ class HoglakeSinkTest {
         assertThat(commits.get(commits.size() - 1).body()).contains(server.tableUuid(cat, NS, TABLE).toString())
                 .doesNotContain(oldUuid.toString());
         assertThat(orphaned()).isEqualTo(heldFiles);
+    }
+
+    /**
+     * The topic was deleted and created again: its first flush covers the same offsets as one of the deleted topic's,
+     * whose receipt the server still holds. Named by the topic id too, it is published, not answered from that receipt.
+     */
+    @Test
+    void aRecreatedTopicsFlushOverTheDeletedTopicsOffsetsIsPublished() {
+        HoglakeSink sink = open(List.of(HoglakePartitionField.identity("team_id")), List.of());
+        assertThat(sink.write(ofTopic(events(61, 80, 0), "old-topic-id"), 1)).isEqualTo(80);
+
+        assertThat(sink.write(ofTopic(events(62, 80, 0), "new-topic-id"), 1)).isEqualTo(80);
+
+        assertThat(replays("already_published")).isZero();
+        assertThat(registeredRows()).isEqualTo(160);
+    }
+
+    private static FlushBatch ofTopic(FlushBatch batch, String topicId) {
+        return new FlushBatch(batch.schema(), batch.batches(), batch.rows(), batch.ranges().stream()
+                .map(r -> new OffsetRange(r.topic(), r.partition(), r.first(), r.last(), Optional.of(topicId)))
+                .toList(), batch.rejects());
     }
 
     @Test

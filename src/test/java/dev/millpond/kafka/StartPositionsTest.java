@@ -24,11 +24,13 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Before {@code assign}: stale committed offsets are re-committed to the reset target, the lag and
- * committed-offset gauges are seeded for every assigned partition, and the first poll starts where they say.
- * Each topic has two partitions: partition 0 holds ten records, partition 1 stays empty.
+ * At startup, after {@code assign}, on the real broker with the pump's consumer ({@code auto.offset.reset=none}): every
+ * partition gets an explicit position; a committed offset that retention has overtaken is a reported jump (warning,
+ * {@code millpond_offsets_skipped_total}) re-committed to the reset target; the lake's offset wins where Kafka has none;
+ * the lag and committed-offset gauges are seeded for every assigned partition, and the first poll starts where they
+ * say. Each topic has two partitions: partition 0 holds ten records, partition 1 stays empty.
  */
-class StartupOffsetsTest {
+class StartPositionsTest {
 
     private final KafkaBroker broker = Services.kafka();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
@@ -47,12 +49,14 @@ class StartupOffsetsTest {
         broker.commitOffsets(pump.group(), pump.topic(), Map.of(0, 2L));
         broker.deleteRecordsBefore(pump.topic(), 0, 6);
 
-        Map<Integer, Long> positions = pump.recoverAndSeed();
+        Map<Integer, Long> positions = pump.start();
 
         assertThat(positions).isEqualTo(Map.of(0, 6L, 1, 0L));
         assertThat(broker.committedOffsets(pump.group(), pump.topic())).isEqualTo(Map.of(0, 6L));
         assertGauges(0, 4, 6);
         assertGauges(1, 0, 0);
+        assertThat(skipped(0)).isEqualTo(4);
+        assertThat(skipped(1)).as("present at 0 from startup").isZero();
         assertThat(pump.firstPolledOffsets()).startsWith(6L).hasSize(4);
     }
 
@@ -62,12 +66,51 @@ class StartupOffsetsTest {
         broker.commitOffsets(pump.group(), pump.topic(), Map.of(0, 2L));
         broker.deleteRecordsBefore(pump.topic(), 0, 6);
 
-        Map<Integer, Long> positions = pump.recoverAndSeed();
+        Map<Integer, Long> positions = pump.start();
 
         assertThat(positions).isEqualTo(Map.of(0, 10L, 1, 0L));
         assertThat(broker.committedOffsets(pump.group(), pump.topic())).isEqualTo(Map.of(0, 10L));
         assertGauges(0, 0, 10);
+        assertThat(skipped(0)).as("the offsets jumped: 2..9, four deleted and four skipped by latest").isEqualTo(8);
         assertThat(pump.firstPolledOffsets()).isEmpty();
+    }
+
+    /** The group's offsets are gone (expired after a long stop, or deleted), the lake still knows where it was. */
+    @Test
+    void theLakesOffsetWinsOverLatestWhereKafkaHasNone() throws Exception {
+        Pump pump = pumpOn(topicWithTenRecords(), AutoOffsetReset.LATEST);
+
+        Map<Integer, Long> positions = pump.start(Map.of(0, 4L));
+
+        assertThat(positions).isEqualTo(Map.of(0, 4L, 1, 0L));
+        assertThat(broker.committedOffsets(pump.group(), pump.topic())).as("re-committed at once")
+                .isEqualTo(Map.of(0, 4L));
+        assertGauges(0, 6, 4);
+        assertThat(pump.firstPolledOffsets()).containsExactly(4L, 5L, 6L, 7L, 8L, 9L);
+    }
+
+    @Test
+    void aLakeOffsetBelowTheLogStartIsAJumpReportedLikeACommitsIs() throws Exception {
+        Pump pump = pumpOn(topicWithTenRecords(), AutoOffsetReset.EARLIEST);
+        broker.deleteRecordsBefore(pump.topic(), 0, 7);
+
+        Map<Integer, Long> positions = pump.start(Map.of(0, 3L));
+
+        assertThat(positions).containsEntry(0, 7L);
+        assertThat(skipped(0)).isEqualTo(4);
+        assertThat(pump.firstPolledOffsets()).containsExactly(7L, 8L, 9L);
+    }
+
+    /** A partition neither Kafka nor the lake knows, in a group that has offsets: it was added since the last run. */
+    @Test
+    void aPartitionAddedWhileThePipelineWasDownIsReadFromItsBeginningUnderLatest() throws Exception {
+        Pump pump = pumpOn(topicWithTenRecords(), AutoOffsetReset.LATEST);
+        broker.commitOffsets(pump.group(), pump.topic(), Map.of(1, 0L));
+
+        Map<Integer, Long> positions = pump.start();
+
+        assertThat(positions).isEqualTo(Map.of(0, 0L, 1, 0L));
+        assertThat(pump.firstPolledOffsets()).hasSize(10);
     }
 
     @Test
@@ -75,7 +118,7 @@ class StartupOffsetsTest {
         Pump pump = pumpOn(topicWithTenRecords(), AutoOffsetReset.LATEST);
         broker.commitOffsets(pump.group(), pump.topic(), Map.of(0, 7L));
 
-        Map<Integer, Long> positions = pump.recoverAndSeed();
+        Map<Integer, Long> positions = pump.start();
 
         assertThat(positions).containsEntry(0, 7L);
         assertThat(broker.committedOffsets(pump.group(), pump.topic())).isEqualTo(Map.of(0, 7L));
@@ -89,7 +132,7 @@ class StartupOffsetsTest {
         broker.deleteRecordsBefore(topic, 0, 3);
         Pump pump = pumpOn(topic, AutoOffsetReset.EARLIEST);
 
-        Map<Integer, Long> positions = pump.recoverAndSeed();
+        Map<Integer, Long> positions = pump.start();
 
         assertThat(positions).isEqualTo(Map.of(0, 3L, 1, 0L));
         assertThat(broker.committedOffsets(pump.group(), topic)).isEmpty();
@@ -101,7 +144,7 @@ class StartupOffsetsTest {
     void aFreshGroupOnLatestSkipsTheBacklogAndReadsOnlyNewRecords() throws Exception {
         Pump pump = pumpOn(topicWithTenRecords(), AutoOffsetReset.LATEST);
 
-        Map<Integer, Long> positions = pump.recoverAndSeed();
+        Map<Integer, Long> positions = pump.start();
 
         assertThat(positions).isEqualTo(Map.of(0, 10L, 1, 0L));
         assertThat(broker.committedOffsets(pump.group(), pump.topic())).isEmpty();
@@ -127,9 +170,10 @@ class StartupOffsetsTest {
                 "KAFKA_AUTO_OFFSET_RESET", reset.kafkaValue());
         Admin admin = Admin.create(KafkaClients.adminProperties(config.kafka()));
         clients.add(admin);
-        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
-                KafkaClients.consumerProperties(config.kafka(), config.consumeBatchSize()),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        java.util.Properties properties = KafkaClients.consumerProperties(config.kafka(), config.consumeBatchSize());
+        properties.setProperty("auto.offset.reset", OutOfRangeResets.CONSUMER_POLICY); // as the pump's
+        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer());
         clients.add(0, consumer);
         return new Pump(config, admin, consumer,
                 new MillpondMetrics(registry, config.pipelineLabel(), config.brokerSource()));
@@ -141,6 +185,11 @@ class StartupOffsetsTest {
                 .as("last committed offset of partition %d", partition).isEqualTo(lastCommitted);
     }
 
+    private double skipped(int partition) {
+        return registry.get("millpond.offsets.skipped").tag("partition", Integer.toString(partition))
+                .tag("reason", "out_of_range").counter().count();
+    }
+
     private double gauge(String name, int partition) {
         return registry.get(name).tag("partition", Integer.toString(partition)).gauge().value();
     }
@@ -149,7 +198,7 @@ class StartupOffsetsTest {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    /** The pump's startup sequence (discover, recover and seed, assign) and its first polls. */
+    /** The pump's startup sequence (discover, assign, start positions) and its first polls. */
     private record Pump(MillpondConfig config, Admin admin, KafkaConsumer<byte[], byte[]> consumer,
                         MillpondMetrics metrics) {
 
@@ -161,11 +210,18 @@ class StartupOffsetsTest {
             return config.groupId();
         }
 
-        Map<Integer, Long> recoverAndSeed() throws Exception {
+        Map<Integer, Long> start() throws Exception {
+            return start(Map.of());
+        }
+
+        /** @param lake the offsets the lake recorded */
+        Map<Integer, Long> start(Map<Integer, Long> lake) throws Exception {
             PartitionAssignment assignment = PartitionAssignment.discover(admin, topic(), 1, 0);
-            Map<Integer, Long> positions = StartupOffsets.recoverAndSeed(consumer, admin, assignment,
-                    config.autoOffsetReset(), metrics);
-            consumer.assign(StartupOffsets.topicPartitions(assignment));
+            consumer.assign(assignment.topicPartitions());
+            Map<Integer, Long> positions = new java.util.TreeMap<>();
+            StartPositions.apply(consumer, admin, assignment, lake, java.util.Optional.empty(),
+                    config.autoOffsetReset(), org.apache.kafka.common.IsolationLevel.READ_UNCOMMITTED, metrics,
+                    new OffsetJumps(metrics)).forEach(d -> positions.put(d.partition(), d.offset()));
             return positions;
         }
 

@@ -1,0 +1,85 @@
+package dev.millpond.pump;
+
+import dev.millpond.app.Pipeline;
+import dev.millpond.config.ConfigLoader;
+import dev.millpond.config.MillpondConfig;
+import dev.millpond.demo.SampleEvents;
+import dev.millpond.kafka.PartitionRefresh;
+import dev.millpond.observability.MillpondMetrics;
+import dev.millpond.observability.PumpHealth;
+import dev.millpond.testsupport.AppProcess;
+import dev.millpond.testsupport.CapturedLog;
+import dev.millpond.testsupport.DuckDbSql;
+import dev.millpond.testsupport.DuckLakeStack;
+import dev.millpond.testsupport.KafkaBroker;
+import dev.millpond.testsupport.MillpondEnvironment;
+import dev.millpond.testsupport.Services;
+import io.micrometer.prometheus.PrometheusConfig;
+import io.micrometer.prometheus.PrometheusMeterRegistry;
+import org.apache.kafka.clients.admin.NewPartitions;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Partitions added to the topic while the pump runs ({@code Admin.createPartitions} on the real broker): within
+ * MILLPOND_PARTITION_REFRESH_INTERVAL_S the ordinal takes up the new partitions the static rule gives it, from their
+ * beginning although the reset policy is {@code latest} (every record in them is newer than the pump), with their
+ * lag series at once, and leaves the others to their ordinals.
+ */
+class AddedPartitionsTest {
+
+    private final KafkaBroker kafka = Services.kafka();
+    private final DuckLakeStack lake = Services.newDuckLake();
+    private final String topic = Services.uniqueName("grown");
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+
+    @Test
+    void theNewPartitionsThisOrdinalOwnsAreReadFromTheirBeginningWhateverTheResetPolicy() throws Exception {
+        kafka.createTopic(topic, 2);
+        // Ordinal 0 of 2: partition 0 now, then 2 and 4 of the four added; never 1, 3 or 5.
+        Map<String, String> env = MillpondEnvironment.of(kafka, lake, topic, "REPLICA_COUNT", "2",
+                "POD_NAME", "millpond-0", "KAFKA_AUTO_OFFSET_RESET", "latest", "FLUSH_INTERVAL_MS", "300",
+                "MILLPOND_PARTITION_REFRESH_INTERVAL_S", "1");
+        MillpondConfig config = ConfigLoader.load(env);
+        MillpondMetrics metrics = new MillpondMetrics(registry, config.pipelineLabel(), "");
+        try (CapturedLog log = CapturedLog.of(PartitionRefresh.class);
+             Pipeline pipeline = Pipeline.open(config, metrics, new PumpHealth(),
+                     AppProcess.extensionDirectory().toString(), UnaryOperator.identity(), seconds -> { })) {
+            RunningPump pump = RunningPump.start(pipeline);
+            kafka.produce(topic, 0, SampleEvents.events(0, 50));
+            pump.await(() -> metric("millpond_records_written_total").orElse(0) == 50);
+
+            kafka.admin().createPartitions(Map.of(topic, NewPartitions.increaseTo(6))).all().get(30, TimeUnit.SECONDS);
+            for (int p = 2; p < 6; p++) {
+                kafka.produce(topic, p, SampleEvents.events(1000L * p, 30)); // before the pump has looked again
+            }
+            pump.await(() -> metric("millpond_records_written_total").orElse(0) == 110);
+            pump.await(() -> kafka.committedOffsets(config.groupId(), topic).equals(Map.of(0, 50L, 2, 30L, 4, 30L)));
+            assertThat(metric("millpond_consumer_lag", "partition", "4")).as("lag covers a partition taken up")
+                    .isPresent();
+            assertThat(metric("millpond_offsets_skipped_total", "partition", "2", "reason", "out_of_range"))
+                    .hasValue(0);
+            assertThat(metric("millpond_consumer_lag", "partition", "3")).as("another ordinal's").isEmpty();
+            assertThat(log.lines()).anySatisfy(l -> assertThat(l.message()).isEqualTo("Topic '" + topic + "' has 6"
+                    + " partitions now (2 before): taking up partitions [2, 4] from their beginning, since every"
+                    + " record in them is newer than this pod"));
+            pump.stop();
+        }
+        try (Connection c = lake.openQueryConnection()) {
+            assertThat(DuckDbSql.queryLong(c, "SELECT count(*) FROM lake.main.events")).isEqualTo(110);
+            assertThat(DuckDbSql.queryLong(c, "SELECT count(*) FROM lake.main.events WHERE id >= 3000 AND id < 4000"
+                    + " OR id >= 5000")).as("rows of partitions 3 and 5").isZero();
+        }
+    }
+
+    private OptionalDouble metric(String name, String... labels) {
+        return AppProcess.metricIn(registry.scrape(), name, labels);
+    }
+}
