@@ -31,6 +31,12 @@ final class KafkaDiscovery {
     private static final Logger LOG = Logger.getLogger(KafkaDiscovery.class);
     private static final double STOP_CHECK_SECONDS = 0.2;
     private static final Duration MIN_ATTEMPT = Duration.ofSeconds(1);
+    /**
+     * How long one look at the topic waits while an outage is ridden out: a broker that answers at all answers a
+     * metadata request in far less, and a shorter attempt tells the operator sooner and more often that Kafka is still
+     * away (recovery is not delayed either way: a pending request completes as soon as a broker answers).
+     */
+    private static final Duration RIDING_ATTEMPT = Duration.ofSeconds(10);
 
     /** The AdminClient, open, and this ordinal's partitions. */
     record Connected(Admin admin, PartitionAssignment assignment) {
@@ -102,8 +108,8 @@ final class KafkaDiscovery {
     }
 
     /**
-     * The original's 30 s for one look at the topic, less when less of the budget is left (never under a second); with
-     * no budget the one attempt gets its 30 s.
+     * {@link #RIDING_ATTEMPT}, less when less of the budget is left (never under a second); with no budget the one
+     * attempt gets the original's 30 s.
      */
     private Duration attemptTimeout(double elapsedSeconds) {
         if (retry.outageBudget().isZero()) {
@@ -111,7 +117,7 @@ final class KafkaDiscovery {
         }
         Duration left = retry.outageBudget().minusMillis((long) (elapsedSeconds * 1000));
         return left.compareTo(MIN_ATTEMPT) < 0 ? MIN_ATTEMPT
-                : left.compareTo(PartitionAssignment.DESCRIBE_TIMEOUT) > 0 ? PartitionAssignment.DESCRIBE_TIMEOUT
+                : left.compareTo(RIDING_ATTEMPT) > 0 ? RIDING_ATTEMPT
                 : left;
     }
 

@@ -5,6 +5,7 @@ import dev.millpond.config.ConfigLoader;
 import dev.millpond.config.MillpondConfig;
 import dev.millpond.demo.SampleEvents;
 import dev.millpond.kafka.PartitionRefresh;
+import dev.millpond.kafka.TopicRecreatedException;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.PumpHealth;
 import dev.millpond.testsupport.AppProcess;
@@ -20,6 +21,7 @@ import org.apache.kafka.clients.admin.NewPartitions;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.concurrent.TimeUnit;
@@ -28,12 +30,13 @@ import java.util.function.UnaryOperator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Partitions added to the topic while the pump runs ({@code Admin.createPartitions} on the real broker): within
- * MILLPOND_PARTITION_REFRESH_INTERVAL_S the ordinal takes up the new partitions the static rule gives it, from their
- * beginning although the reset policy is {@code latest} (every record in them is newer than the pump), with their
- * lag series at once, and leaves the others to their ordinals.
+ * The topic changing under a running pump, on the real broker. Partitions added ({@code Admin.createPartitions}):
+ * within MILLPOND_PARTITION_REFRESH_INTERVAL_S the ordinal takes up the new partitions the static rule gives it, from
+ * their beginning although the reset policy is {@code latest} (every record in them is newer than the pump), with
+ * their lag series at once, and leaves the others to their ordinals. The topic deleted and created again: the pump
+ * stops with one line, and the restart reads the new topic from its beginning.
  */
-class AddedPartitionsTest {
+class TopicChangesWhileRunningTest {
 
     private final KafkaBroker kafka = Services.kafka();
     private final DuckLakeStack lake = Services.newDuckLake();
@@ -76,6 +79,57 @@ class AddedPartitionsTest {
             assertThat(DuckDbSql.queryLong(c, "SELECT count(*) FROM lake.main.events")).isEqualTo(110);
             assertThat(DuckDbSql.queryLong(c, "SELECT count(*) FROM lake.main.events WHERE id >= 3000 AND id < 4000"
                     + " OR id >= 5000")).as("rows of partitions 3 and 5").isZero();
+        }
+    }
+
+    @Test
+    void aTopicDeletedAndCreatedAgainStopsThePumpAndTheRestartReadsItFromItsBeginning() throws Exception {
+        kafka.createTopic(topic, 1);
+        kafka.produce(topic, 0, SampleEvents.events(0, 50));
+        Map<String, String> env = MillpondEnvironment.of(kafka, lake, topic, "FLUSH_INTERVAL_MS", "300",
+                "MILLPOND_PARTITION_REFRESH_INTERVAL_S", "1");
+        MillpondConfig config = ConfigLoader.load(env);
+        String oldId = topicId();
+        try (Pipeline pipeline = open(config)) {
+            RunningPump pump = RunningPump.start(pipeline);
+            pump.await(() -> kafka.committedOffsets(config.groupId(), topic).equals(Map.of(0, 50L)));
+            kafka.admin().deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
+            createAgain();
+            kafka.produce(topic, 0, SampleEvents.events(1000, 20));
+            assertThat(pump.failure()).isInstanceOf(TopicRecreatedException.class).hasMessage("Topic '" + topic
+                    + "' was deleted and created again while millpond ran (topic id " + oldId + ", now " + topicId()
+                    + "): stopping without committing anything more; the restart reads the new topic from its"
+                    + " beginning");
+        }
+        try (Pipeline restarted = open(config)) {
+            RunningPump.runUntil(restarted, () -> kafka.committedOffsets(config.groupId(), topic)
+                    .equals(Map.of(0, 20L)), java.time.Duration.ofSeconds(60));
+        }
+        try (Connection c = lake.openQueryConnection()) {
+            assertThat(DuckDbSql.queryLong(c, "SELECT count(DISTINCT id) FROM lake.main.events")).isEqualTo(70);
+        }
+    }
+
+    private Pipeline open(MillpondConfig config) throws Exception {
+        return Pipeline.open(config, new MillpondMetrics(registry, config.pipelineLabel(), ""), new PumpHealth(),
+                AppProcess.extensionDirectory().toString(), UnaryOperator.identity(), seconds -> { });
+    }
+
+    private String topicId() throws Exception {
+        return kafka.admin().describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic)
+                .topicId().toString();
+    }
+
+    private void createAgain() throws Exception {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (true) {
+            try {
+                kafka.createTopic(topic, 1);
+                return;
+            } catch (RuntimeException e) { // the deletion is still being completed
+                assertThat(System.nanoTime()).as("created again within 60 s: " + e).isLessThan(deadline);
+                Thread.sleep(200);
+            }
         }
     }
 
