@@ -60,6 +60,14 @@ class TopicChangesWhileRunningTest {
             pump.await(() -> metric("millpond_records_written_total").orElse(0) == 50);
 
             kafka.admin().createPartitions(Map.of(topic, NewPartitions.increaseTo(6))).all().get(30, TimeUnit.SECONDS);
+            // The new partitions serve once their end offsets can be listed (a loaded broker takes a moment).
+            pump.await(() -> {
+                try {
+                    return kafka.endOffsets(topic).size() == 6;
+                } catch (RuntimeException e) {
+                    return false;
+                }
+            });
             for (int p = 2; p < 6; p++) {
                 kafka.produce(topic, p, SampleEvents.events(1000L * p, 30)); // before the pump has looked again
             }
