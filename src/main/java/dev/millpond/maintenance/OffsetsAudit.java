@@ -3,6 +3,7 @@ package dev.millpond.maintenance;
 import dev.millpond.kafka.Watermarks;
 import dev.millpond.sinks.ducklake.DuckLakeSql;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -34,13 +35,23 @@ import java.util.TreeSet;
  */
 public record OffsetsAudit(String schema, String table, String groupId, String topic) {
 
-    public record Report(List<PartitionAudit> partitions) {
+    /** @param otherTopics rows recorded for a deleted topic of the same name, not audited */
+    public record Report(List<PartitionAudit> partitions, long otherTopics) {
+
+        public Report(List<PartitionAudit> partitions) {
+            this(partitions, 0);
+        }
+
         public boolean clean() {
             return partitions.stream().allMatch(PartitionAudit::clean);
         }
 
         public List<String> lines() {
             List<String> lines = new ArrayList<>();
+            if (otherTopics > 0) {
+                lines.add(otherTopics + " row(s) recorded before the topic was deleted and created again (under"
+                        + " another topic id, or none) are not audited");
+            }
             partitions.forEach(p -> lines.addAll(p.describe()));
             long findings = partitions.stream().mapToLong(p -> p.findings().size()).sum();
             lines.add(clean() ? "audit: clean (" + partitions.size() + " partition(s))"
@@ -54,21 +65,32 @@ public record OffsetsAudit(String schema, String table, String groupId, String t
         }
     }
 
-    /** The recorded flushes per partition, oldest first. */
+    /** The recorded flushes per partition, oldest first, of every topic id. */
     public Map<Integer, List<PartitionAudit.Flush>> recorded(Connection duck) throws SQLException {
+        return recorded(duck, Optional.empty()).flushes();
+    }
+
+    /**
+     * The flushes recorded for the live topic and how many rows belong to a deleted topic of the same name.
+     *
+     * @param flushes     per partition, oldest first: rows of the live topic's id, and rows without an id unless a row
+     *                    names another id (the rule the writer resumes by)
+     * @param otherTopics rows recorded under another topic id (and, then, rows without one), left out of the audit
+     */
+    public record Recorded(Map<Integer, List<PartitionAudit.Flush>> flushes, long otherTopics) {
+    }
+
+    /** @param topicId the live topic's Kafka id; empty audits every row recorded under the topic's name */
+    public Recorded recorded(Connection duck, Optional<String> topicId) throws SQLException {
         String qualified = "lake." + DuckLakeSql.ident(schema) + "." + DuckLakeSql.ident("_millpond_offsets");
-        boolean hasFirst;
-        try (PreparedStatement ps = duck.prepareStatement("SELECT 1 FROM information_schema.columns WHERE "
-                + "table_catalog = 'lake' AND table_schema = ? AND table_name = '_millpond_offsets' "
-                + "AND column_name = 'first_offset'")) {
-            ps.setString(1, schema);
-            try (ResultSet rs = ps.executeQuery()) {
-                hasFirst = rs.next();
-            }
-        }
-        Map<Integer, List<PartitionAudit.Flush>> flushes = new TreeMap<>();
+        boolean hasFirst = hasColumn(duck, "first_offset");
+        boolean hasTopicId = hasColumn(duck, "topic_id");
+        Map<Integer, List<PartitionAudit.Flush>> mine = new TreeMap<>();
+        Map<Integer, List<PartitionAudit.Flush>> unnamed = new TreeMap<>();
+        long others = 0;
         try (PreparedStatement ps = duck.prepareStatement("SELECT kafka_partition, "
-                + (hasFirst ? "first_offset" : "NULL::BIGINT") + ", next_offset FROM " + qualified
+                + (hasFirst ? "first_offset" : "NULL::BIGINT") + ", next_offset, "
+                + (hasTopicId ? "topic_id" : "NULL::VARCHAR") + " FROM " + qualified
                 + " WHERE table_name = ? AND group_id = ? AND topic = ? ORDER BY kafka_partition, next_offset")) {
             ps.setString(1, table);
             ps.setString(2, groupId);
@@ -78,29 +100,53 @@ public record OffsetsAudit(String schema, String table, String groupId, String t
                     int partition = rs.getInt(1);
                     long first = rs.getLong(2);
                     Optional<Long> firstOffset = rs.wasNull() ? Optional.empty() : Optional.of(first);
-                    flushes.computeIfAbsent(partition, p -> new ArrayList<>())
-                            .add(new PartitionAudit.Flush(partition, firstOffset, rs.getLong(3)));
+                    PartitionAudit.Flush flush = new PartitionAudit.Flush(partition, firstOffset, rs.getLong(3));
+                    String id = rs.getString(4);
+                    if (id == null || topicId.isEmpty()) {
+                        (id == null ? unnamed : mine).computeIfAbsent(partition, p -> new ArrayList<>()).add(flush);
+                    } else if (id.equals(topicId.get())) {
+                        mine.computeIfAbsent(partition, p -> new ArrayList<>()).add(flush);
+                    } else {
+                        others++;
+                    }
                 }
             }
         }
-        return flushes;
+        if (others == 0) {
+            unnamed.forEach((p, rows) -> mine.computeIfAbsent(p, k -> new ArrayList<>()).addAll(rows));
+        } else {
+            others += unnamed.values().stream().mapToLong(List::size).sum();
+        }
+        return new Recorded(mine, others);
+    }
+
+    private boolean hasColumn(Connection duck, String column) throws SQLException {
+        try (PreparedStatement ps = duck.prepareStatement("SELECT 1 FROM information_schema.columns WHERE "
+                + "table_catalog = 'lake' AND table_schema = ? AND table_name = '_millpond_offsets' "
+                + "AND column_name = ?")) {
+            ps.setString(1, schema);
+            ps.setString(2, column);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
     }
 
     /** Audits every partition of the topic (and any the lake recorded that the topic no longer has). */
     public Report run(Connection duck, Properties adminProperties, Properties consumerProperties) throws Exception {
-        Map<Integer, List<PartitionAudit.Flush>> recorded = recorded(duck);
         try (Admin admin = Admin.create(adminProperties)) {
-            TreeSet<Integer> partitions = new TreeSet<>(recorded.keySet());
-            admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions()
-                    .forEach(p -> partitions.add(p.partition()));
+            TopicDescription description = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic);
+            Recorded recorded = recorded(duck, Optional.of(description.topicId().toString()));
+            TreeSet<Integer> partitions = new TreeSet<>(recorded.flushes().keySet());
+            description.partitions().forEach(p -> partitions.add(p.partition()));
             Watermarks marks = Watermarks.fetch(admin, topic, List.copyOf(partitions), 30_000);
             try (KafkaProbe probe = new KafkaProbe(topic, consumerProperties)) {
                 List<PartitionAudit> audits = new ArrayList<>();
                 for (int p : partitions) {
-                    audits.add(PartitionAudit.of(p, recorded.getOrDefault(p, List.of()),
+                    audits.add(PartitionAudit.of(p, recorded.flushes().getOrDefault(p, List.of()),
                             marks.low().getOrDefault(p, 0L), marks.high().getOrDefault(p, 0L), probe));
                 }
-                return new Report(audits);
+                return new Report(audits, recorded.otherTopics());
             }
         }
     }

@@ -5,6 +5,7 @@ import dev.millpond.config.MillpondConfig;
 import dev.millpond.demo.SampleEvents;
 import dev.millpond.kafka.ResumeDecision;
 import dev.millpond.kafka.StartPositions;
+import dev.millpond.maintenance.cli.MaintenanceCli;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.PumpHealth;
 import dev.millpond.testsupport.AppProcess;
@@ -17,6 +18,8 @@ import io.micrometer.prometheus.PrometheusConfig;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -166,6 +169,15 @@ class LakeOffsetsPipelineTest {
             assertThat(DuckDbSql.queryLong(c, "SELECT count(DISTINCT topic_id) FROM lake.main._millpond_offsets"))
                     .isEqualTo(2);
         }
+        // The audit reads the new topic's rows only: clean, and it says what it left out.
+        Map<String, String> auditEnv = env(1, 0, true);
+        auditEnv.put("MILLPOND_DUCKDB_EXTENSION_DIR", AppProcess.extensionDirectory().toString());
+        StringWriter out = new StringWriter();
+        int exit = MaintenanceCli.run(auditEnv, new PrintWriter(out, true), "audit");
+        assertThat(exit).as(out.toString()).isZero();
+        assertThat(out.toString()).containsPattern("\\d+ row\\(s\\) recorded before the topic was deleted and created"
+                + " again \\(under another topic id, or none\\) are not audited")
+                .contains("partition 0: lake [0, 150) in ", "audit: clean (2 partition(s))");
     }
 
     /**
