@@ -48,8 +48,8 @@ import java.util.function.UnaryOperator;
 
 /**
  * Startup steps 6–9 of the original, in its order: the sink (DuckLake attached), then Kafka (partitions discovered,
- * assigned, start positions decided from Kafka and the lake, gauges seeded), then the pump. Owns every resource it opened and closes them in
- * reverse order: consumer, admin, sink, Arrow memory.
+ * assigned, start positions decided from Kafka and the lake, gauges seeded), then the pump. Owns every resource it
+ * opened and closes them in reverse order: consumer, admin, sink, Arrow memory.
  */
 public final class Pipeline implements AutoCloseable {
 
