@@ -10,7 +10,7 @@ import java.util.logging.Logger;
 
 /**
  * The lines one class logs while a test runs in this JVM (the test JVM runs JBoss LogManager, as the app does), with
- * their level, so a test can hold the app to the log lines the README promises an operator.
+ * their level, so a test can hold the app to the log lines the failure table (docs/operating.md) promises an operator.
  */
 public final class CapturedLog implements AutoCloseable {
 
