@@ -143,6 +143,8 @@ public final class DuckLakeSink implements Sink {
     private long writeAttempt(FlushBatch batch, int attempt) throws SQLException {
         if (attempt > 1) {
             forgetCachedState();
+            // Before the check below: an offsets table dropped since the last attempt reads as "nothing recorded".
+            ensureOffsetsTable();
             if (alreadyInTheLake(batch)) {
                 LOG.warnf("The previous attempt's commit of this %d-row flush reached the lake after all; not writing"
                         + " it again", batch.rows());
@@ -238,7 +240,8 @@ public final class DuckLakeSink implements Sink {
 
     /**
      * A COMMIT can fail on the client after the catalog applied it (the connection dropped on the way back). Before a
-     * retry writes the flush again, the offsets it would record tell whether the lake has it already.
+     * retry writes the flush again, the offsets it would record tell whether the lake has it already. A failed read
+     * fails the attempt: without the answer, writing again could land the flush twice.
      */
     private boolean alreadyInTheLake(FlushBatch batch) throws SQLException {
         if (offsets.isEmpty() || batch.ranges().isEmpty()) {
@@ -246,8 +249,12 @@ public final class DuckLakeSink implements Sink {
         }
         Map<String, Map<Integer, Long>> recorded = new HashMap<>();
         for (OffsetRange range : batch.ranges()) {
-            Map<Integer, Long> topic = recorded.computeIfAbsent(range.topic() + range.topicId().map(id -> "#" + id)
-                    .orElse(""), k -> recordedOrEmpty(range));
+            String key = range.topic() + range.topicId().map(id -> "#" + id).orElse("");
+            Map<Integer, Long> topic = recorded.get(key);
+            if (topic == null) {
+                topic = recordedFor(range);
+                recorded.put(key, topic);
+            }
             if (topic.getOrDefault(range.partition(), Long.MIN_VALUE) < range.next()) {
                 return false;
             }
@@ -255,15 +262,11 @@ public final class DuckLakeSink implements Sink {
         return true;
     }
 
-    private Map<Integer, Long> recordedOrEmpty(OffsetRange range) {
-        try {
-            return range.topicId().isPresent()
-                    ? offsets.orElseThrow().recorded(range.topic(), range.topicId().get()).next()
-                    : offsets.orElseThrow().recorded(range.topic());
-        } catch (SQLException e) {
-            LOG.debugf("Could not read the recorded offsets (%s); writing the flush again", e.getMessage());
-            return Map.of();
-        }
+    /** What the lake recorded for the range's topic: by its id where the range knows it (see LakeOffsets). */
+    private Map<Integer, Long> recordedFor(OffsetRange range) throws SQLException {
+        return range.topicId().isPresent()
+                ? offsets.orElseThrow().recorded(range.topic(), range.topicId().get()).next()
+                : offsets.orElseThrow().recorded(range.topic());
     }
 
     /** Creates the offsets and rejects tables at construction, and again on a retry in case they were dropped. */

@@ -2,6 +2,7 @@ package dev.millpond.sinks.ducklake;
 
 import dev.millpond.sinks.FlushBatch;
 import dev.millpond.sinks.OffsetRange;
+import dev.millpond.testsupport.Services;
 import org.junit.jupiter.api.Test;
 
 import java.sql.SQLException;
@@ -71,6 +72,35 @@ class DuckLakeSinkOffsetsTest {
             FlushBatch next = withRanges(fixture.batch("{\"id\":3}"), new OffsetRange("t", 0, 2, 2));
             sink.write(next, 2);
             assertThat(fixture.count("SELECT count(*) FROM lake.main.events")).as("a new flush is written").isEqualTo(3);
+        }
+    }
+
+    /**
+     * A retry first asks the lake whether the previous attempt's commit landed. When that read fails, the answer is
+     * unknown: writing the flush again could land it twice, so the attempt fails instead (the pump's ladder then
+     * tries again, or stops without committing).
+     */
+    @Test
+    void aRetryWhoseLandedCheckCannotReadTheOffsetsFailsRatherThanWritingAgain() throws Exception {
+        try (SinkFixture fixture = new SinkFixture()) {
+            DuckLakeSink sink = fixture.sink(fixture.recordingOffsets(GROUP));
+            // More ranges than DuckLake inlines in the catalog, so the offsets rows are a parquet file of their own.
+            OffsetRange[] ranges = new OffsetRange[SinkFixture.ABOVE_INLINING_LIMIT];
+            for (int p = 0; p < ranges.length; p++) {
+                ranges[p] = new OffsetRange("t", p, 0, 0);
+            }
+            FlushBatch flush = withRanges(fixture.batch("{\"id\":1}", "{\"id\":2}"), ranges);
+            sink.write(flush);
+            // The commit landed but its reply was lost; now the offsets cannot be read (their file is gone), while
+            // an INSERT would still succeed.
+            List<String> offsetFiles = fixture.lake.listDataFiles().stream()
+                    .filter(k -> k.contains(LakeOffsets.TABLE)).toList();
+            assertThat(offsetFiles).hasSize(1);
+            Services.s3().client().deleteObject(d -> d.bucket(fixture.lake.bucket()).key(offsetFiles.get(0)));
+
+            assertThatThrownBy(() -> sink.write(flush, 2)).isInstanceOf(SQLException.class);
+            assertThat(fixture.count("SELECT count(*) FROM lake.main.events")).as("not written a second time")
+                    .isEqualTo(2);
         }
     }
 
