@@ -153,7 +153,9 @@ public final class DuckLakeSink implements Sink {
         }
         List<Field> columns = batch.batches().isEmpty() ? List.of() : plannedColumns(batch);
         if (columns.isEmpty()) {
-            if (hasRejectsToKeep(batch)) {
+            // No row to insert (only rejects, or every column dropped by design and counted): the rejects and the
+            // offsets still land together, so the lake's record of each partition has no hole where they were.
+            if (hasRejectsToKeep(batch) || recordsOffsets(batch)) {
                 ensureOffsetsTable();
                 inOneCommit(null, batch);
             }
@@ -165,8 +167,7 @@ public final class DuckLakeSink implements Sink {
         List<VariantCompanions.Source> dualWritten = liveTable.ensureCompanions(variants.sourcesIn(columns));
         List<AlignedColumn> aligned = align(columns, live);
         if (aligned.isEmpty()) {
-            LOG.warnf("No column of a %d-row flush exists in %s; nothing written", batch.rows(), table.displayName());
-            return 0;
+            throw new NoColumnToInsertException(batch.rows(), columns.size(), table.displayName());
         }
         countNulledValues(batch, aligned);
         ensureOffsetsTable();
@@ -214,7 +215,7 @@ public final class DuckLakeSink implements Sink {
         StreamQuery<Long> insertFrom = stream -> Jdbc.update(connection, insert + stream + ")");
         List<FlushBatch> slices = InsertSlices.of(rows, rowGroupRows, insertSliceBytes);
         if (slices.size() == 1) {
-            if ((offsets.isEmpty() || rows.ranges().isEmpty()) && !hasRejectsToKeep(rows)) {
+            if (!recordsOffsets(rows) && !hasRejectsToKeep(rows)) {
                 return withStream(rows, insertFrom);
             }
             return withStream(rows, stream -> inOneCommit(() -> insertFrom.run(stream), rows));
@@ -236,6 +237,10 @@ public final class DuckLakeSink implements Sink {
 
     private boolean hasRejectsToKeep(FlushBatch batch) {
         return rejects.isPresent() && !batch.rejects().isEmpty();
+    }
+
+    private boolean recordsOffsets(FlushBatch batch) {
+        return offsets.isPresent() && !batch.ranges().isEmpty();
     }
 
     /**
@@ -294,7 +299,7 @@ public final class DuckLakeSink implements Sink {
             if (hasRejectsToKeep(batch)) {
                 insertRejects(batch.rejects());
             }
-            if (offsets.isPresent() && !batch.ranges().isEmpty()) {
+            if (recordsOffsets(batch)) {
                 offsets.get().insert(batch.ranges());
             }
             Jdbc.execute(connection, "COMMIT");
