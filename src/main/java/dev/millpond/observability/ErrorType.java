@@ -1,6 +1,6 @@
 package dev.millpond.observability;
 
-/** Label values of {@code millpond_errors_total{type}}, exactly as the original names them. */
+/** Label values of {@code millpond_errors_total{type}}, exactly as the original names them, plus millpond's own. */
 public enum ErrorType {
     KAFKA("kafka"),
     WRITE_RETRY("write_retry"),
@@ -10,7 +10,9 @@ public enum ErrorType {
     SCHEMA("schema"),
     COLUMN_COERCION("column_coercion"),
     VARIANT_WRITE("variant_write"),
-    FILTER_VALUE_INVALID("filter_value_invalid");
+    FILTER_VALUE_INVALID("filter_value_invalid"),
+    /** Not the original's: a DuckLake flush refused because the lake already holds its records (a second owner). */
+    OFFSET_FENCE("offset_fence");
 
     private final String label;
 

@@ -37,6 +37,12 @@ final class DuckLakeFailures {
     }
 
     static WriteFailure classify(Throwable failure) {
+        if (inChain(failure, PartitionFenceException.class)) {
+            return WriteFailure.permanent(ErrorType.OFFSET_FENCE);
+        }
+        if (inChain(failure, PartitionLockWaitException.class)) {
+            return WriteFailure.retryable(ErrorType.DUCKLAKE_COMMIT_CONTENTION);
+        }
         if (CommitContention.isContention(failure)) {
             return WriteFailure.retryable(ErrorType.DUCKLAKE_COMMIT_CONTENTION);
         }
@@ -44,6 +50,15 @@ final class DuckLakeFailures {
             return WriteFailure.unavailable(ErrorType.WRITE_RETRY);
         }
         return WriteFailure.retryable(ErrorType.WRITE_RETRY);
+    }
+
+    private static boolean inChain(Throwable failure, Class<? extends Throwable> type) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (type.isInstance(t)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static boolean isUnavailable(Throwable failure) {

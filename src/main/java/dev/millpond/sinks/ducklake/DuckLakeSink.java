@@ -56,6 +56,8 @@ public final class DuckLakeSink implements Sink {
     private final long insertSliceBytes;
     /** Empty when MILLPOND_LAKE_OFFSETS=false: then a flush is a plain INSERT and Kafka alone holds the position. */
     private final Optional<LakeOffsets> offsets;
+    /** Present with the offsets: refuses a flush of records the lake already holds (a second owner's). */
+    private final Optional<PartitionFence> fence;
     /** Empty when MILLPOND_REJECTS=false: then a flush's rejects are counted and dropped, as before. */
     private final Optional<LakeRejects> rejects;
 
@@ -80,6 +82,13 @@ public final class DuckLakeSink implements Sink {
         this.insertSliceBytes = settings.resources().map(DuckDbResources::insertSliceBytes).orElse(Long.MAX_VALUE);
         this.offsets = settings.lakeOffsetsGroupId()
                 .map(group -> new LakeOffsets(connection, settings.schema(), settings.table(), group));
+        try {
+            this.fence = offsets.isEmpty() ? Optional.empty()
+                    : Optional.of(PartitionFence.open(duck, settings, offsets.get(), table.displayName()));
+        } catch (SQLException | RuntimeException e) {
+            connection.close();
+            throw e;
+        }
         this.rejects = settings.landing().rejects()
                 ? Optional.of(new LakeRejects(connection, settings.schema(), settings.table())) : Optional.empty();
         List<String> tables = new ArrayList<>(List.of(settings.table()));
@@ -92,6 +101,7 @@ public final class DuckLakeSink implements Sink {
         } catch (SQLException | RuntimeException e) {
             // The lake attached but its side tables could not be made: a startup that is tried again must not keep
             // one DuckDB instance per attempt.
+            fence.ifPresent(PartitionFence::close);
             connection.close();
             throw e;
         }
@@ -289,24 +299,36 @@ public final class DuckLakeSink implements Sink {
 
     /**
      * The rows ({@code insertRows}, one INSERT or several, null when the flush has none), the records set aside as rejects and the offsets
-     * they all cover in one DuckLake transaction, so one snapshot holds all of them or none. Any failure rolls back
-     * and propagates: the pump's retry ladder then writes the flush again as the next attempt.
+     * they all cover in one DuckLake transaction, so one snapshot holds all of them or none; first of all the
+     * partition fence checks that the lake does not hold any of them yet. Any failure rolls back and propagates: the
+     * pump's retry ladder then writes the flush again as the next attempt (a fence refusal stops it).
      */
     private long inOneCommit(RowsInsert insertRows, FlushBatch batch) throws SQLException {
-        Jdbc.execute(connection, "BEGIN TRANSACTION");
+        Optional<PartitionFence> fenced = recordsOffsets(batch) ? fence : Optional.empty();
+        if (fenced.isPresent()) {
+            fenced.get().enter(batch.ranges());
+        }
         try {
-            long rows = insertRows == null ? 0 : insertRows.run();
-            if (hasRejectsToKeep(batch)) {
-                insertRejects(batch.rejects());
+            Jdbc.execute(connection, "BEGIN TRANSACTION");
+            try {
+                if (fenced.isPresent()) {
+                    fenced.get().check(batch.ranges());
+                }
+                long rows = insertRows == null ? 0 : insertRows.run();
+                if (hasRejectsToKeep(batch)) {
+                    insertRejects(batch.rejects());
+                }
+                if (recordsOffsets(batch)) {
+                    offsets.get().insert(batch.ranges());
+                }
+                Jdbc.execute(connection, "COMMIT");
+                return rows;
+            } catch (SQLException | RuntimeException e) {
+                rollback(e);
+                throw e;
             }
-            if (recordsOffsets(batch)) {
-                offsets.get().insert(batch.ranges());
-            }
-            Jdbc.execute(connection, "COMMIT");
-            return rows;
-        } catch (SQLException | RuntimeException e) {
-            rollback(e);
-            throw e;
+        } finally {
+            fenced.ifPresent(PartitionFence::exit);
         }
     }
 
@@ -467,6 +489,7 @@ public final class DuckLakeSink implements Sink {
 
     @Override
     public void close() {
+        fence.ifPresent(PartitionFence::close);
         try {
             connection.close();
         } catch (SQLException e) {
