@@ -21,6 +21,7 @@ import dev.millpond.pump.FlushPlans;
 import dev.millpond.pump.ColumnBudget;
 import dev.millpond.pump.Pump;
 import dev.millpond.pump.Sleeper;
+import dev.millpond.pump.WriteRetry;
 import dev.millpond.pump.PumpSettings;
 import dev.millpond.pump.RecordedPlan;
 import dev.millpond.sinks.RecordedOffsets;
@@ -115,6 +116,9 @@ public final class Pipeline implements AutoCloseable {
             LagMonitor lag = new LagMonitor(admin, assignment, metrics, isolation, lagRefreshInterval());
             PartitionRefresh partitions = new PartitionRefresh(admin, assignment, config.replicaCount(),
                     config.ordinal(), config.partitionRefreshInterval(), lag, metrics, jumps);
+            health.writeDeadline(sinkFactory.writeRetry().longestWrite(dev.millpond.config.TestHooks
+                    .writeAllowance(System.getProperties()).orElse(WriteRetry.LADDER_ALLOWANCE)));
+            metrics.writeInFlight(health::secondsWriteInFlight);
             BufferAllocator pumpMemory = keep(allocator.newChildAllocator("pump", 0, Long.MAX_VALUE));
             pump = new Pump(new PumpSettings(config.topic(), config.flushSizeBytes(), config.flushIntervalMs(),
                     config.consumeBatchSize(), config.testPauseAfterLakeCommitMs(),

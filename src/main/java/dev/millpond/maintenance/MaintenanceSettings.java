@@ -46,6 +46,10 @@ public record MaintenanceSettings(LakeAttachment attachment, CatalogLocation.Pos
         ds.setPassword(catalog.password());
         ds.setApplicationName(applicationName);
         ds.setSslmode(catalog.sslMode());
+        // As the DuckDB attachment's libpq string: a connection gives up after 10 s, a dead idle one is noticed
+        // (the driver can only turn the kernel's keepalive on; its timing is the host's).
+        ds.setConnectTimeout(10);
+        ds.setTcpKeepAlive(true);
         if (!catalog.sslRootCert().isEmpty()) {
             ds.setSslRootCert(catalog.sslRootCert());
         }

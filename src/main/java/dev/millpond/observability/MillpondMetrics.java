@@ -255,6 +255,15 @@ public final class MillpondMetrics {
         }
     }
 
+    /**
+     * {@code millpond_write_in_flight_seconds}: how long the flush being written has been in flight (its whole retry
+     * ladder), 0 with none; liveness fails once it passes the longest a write may take.
+     */
+    public void writeInFlight(DoubleSupplier seconds) {
+        Gauge.builder("millpond.write.in.flight.seconds", seconds, DoubleSupplier::getAsDouble).tags(base)
+                .strongReference(true).register(registry);
+    }
+
     // ---- librdkafka-equivalent gauges (mapping in dev.millpond.kafka.KafkaClientGauges) ----
 
     /**

@@ -52,6 +52,15 @@ final class WriteLadder {
      * @throws Abandoned   when {@code outageWait} reports a stop request
      */
     long write(FlushBatch batch, OutageWait outageWait) {
+        health.writeStarted();
+        try {
+            return attempts(batch, outageWait);
+        } finally {
+            health.writeEnded();
+        }
+    }
+
+    private long attempts(FlushBatch batch, OutageWait outageWait) {
         RetryPolicy ladder = retry.ladder();
         long firstFailure = 0;
         for (int attempt = 1; ; attempt++) {

@@ -17,6 +17,13 @@ public record WriteRetry(RetryPolicy ladder, Duration outageBudget) {
     public static final double OUTAGE_CAP_SECONDS = 10.0;
     public static final Duration DEFAULT_OUTAGE_BUDGET = Duration.ofSeconds(300);
 
+    /**
+     * What a write may take besides waiting out an outage: the original's liveness deadline, within which its whole
+     * write with retries had to fit (hoglake's HOGLAKE_MAX_RETRY_COUNT × HOGLAKE_REQUEST_TIMEOUT_S plus the ladder's
+     * sleeps is checked against the same 480 s).
+     */
+    public static final Duration LADDER_ALLOWANCE = Duration.ofSeconds(480);
+
     public static WriteRetry duckLakeWrites(Duration outageBudget) {
         return new WriteRetry(RetryPolicy.duckLakeWrites(), outageBudget);
     }
@@ -24,6 +31,15 @@ public record WriteRetry(RetryPolicy ladder, Duration outageBudget) {
     /** @param attempts HOGLAKE_MAX_RETRY_COUNT: the whole short ladder, first attempt included */
     public static WriteRetry hoglakeWrites(int attempts, Duration outageBudget) {
         return new WriteRetry(RetryPolicy.hoglakeWrites(attempts), outageBudget);
+    }
+
+    /**
+     * The longest a write may be in flight, first attempt to last: the outage budget plus {@code ladderAllowance}
+     * ({@link #LADDER_ALLOWANCE} outside tests). A write in flight longer than that hangs (a dependency that stopped
+     * answering mid-statement), and liveness fails so the orchestrator restarts the process.
+     */
+    public Duration longestWrite(Duration ladderAllowance) {
+        return outageBudget.plus(ladderAllowance);
     }
 
     /**

@@ -211,6 +211,36 @@ class SinkOutagesIT {
         assertThat(again.stop(Duration.ofSeconds(120))).isZero();
     }
 
+    /**
+     * With overlapped writes (the default) the pump keeps polling while a write hangs, so poll freshness alone would
+     * keep /healthz at 200 forever. A write in flight longer than the outage budget plus the ladder's allowance fails
+     * liveness, so the orchestrator restarts the pod; the allowance is shortened here from 480 s to 10 s by a test
+     * hook, and the budget is 5 s.
+     */
+    @Test
+    void aWriteHungOnACatalogThatStopsAnsweringFailsLivenessWithinItsBound() throws Exception {
+        kafka.createTopic(topic, PARTITIONS);
+        AppProcess app = start("hung-write", List.of("-Xmx1g", "-Dmillpond.test.write-allowance-s=10"),
+                "MILLPOND_SINK_OUTAGE_BUDGET_S", "5");
+        produce(BATCH);
+        awaitWritten(app, produced);
+        assertThat(app.metric("millpond_write_in_flight_seconds").orElse(-1)).as("no write in flight").isZero();
+
+        catalog.delay(Duration.ofMinutes(10)); // connected, and never an answer: the next write hangs
+        produce(BATCH);
+        long hungFrom = System.nanoTime();
+        app.await("/healthz 503", Duration.ofSeconds(120), () -> app.get("/healthz").status() == 503);
+        double seconds = (System.nanoTime() - hungFrom) / 1e9;
+        System.out.printf("[outages] a hung write failed liveness %.1fs after the catalog stopped answering"
+                + " (bound 15s)%n", seconds);
+        assertThat(app.get("/healthz").body()).startsWith("unhealthy poll=").contains(" in flight");
+        assertThat(app.metric("millpond_write_in_flight_seconds").orElse(0)).as("the write's age")
+                .isGreaterThan(15);
+        assertThat(app.logText()).contains("A write has been in flight for");
+        assertThat(app.isAlive()).as("the orchestrator, not the app, ends it").isTrue();
+        catalog.delay(Duration.ZERO);
+    }
+
     @Test
     void offsetCommitExhaustionExitsNonZeroWithoutASecondWriteAndARestartResumesFromTheLake() throws Exception {
         kafka.createTopic(topic, PARTITIONS);
@@ -365,6 +395,10 @@ class SinkOutagesIT {
     }
 
     private AppProcess start(String name, String... overrides) throws IOException {
+        return start(name, List.of("-Xmx1g"), overrides);
+    }
+
+    private AppProcess start(String name, List<String> jvmOptions, String... overrides) throws IOException {
         Map<String, String> env = MillpondEnvironment.of(kafka, lake, topic, overrides);
         env.put("FLUSH_INTERVAL_MS", env.getOrDefault("FLUSH_INTERVAL_MS", "500"));
         env.put("DUCKLAKE_RDS_HOST", catalog.host());
@@ -374,7 +408,7 @@ class SinkOutagesIT {
         for (int i = 0; i + 1 < overrides.length; i += 2) {
             env.put(overrides[i], overrides[i + 1]);
         }
-        AppProcess app = AppProcess.start(env, LOGS.resolve(topic + "-" + name + ".log"));
+        AppProcess app = AppProcess.start(env, LOGS.resolve(topic + "-" + name + ".log"), jvmOptions);
         apps.add(app);
         return app;
     }

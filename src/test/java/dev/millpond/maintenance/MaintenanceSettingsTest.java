@@ -35,6 +35,16 @@ class MaintenanceSettingsTest {
     }
 
     @Test
+    void theCatalogSessionGivesUpConnectingAfterTenSecondsAndKeepsItsConnectionProbed() {
+        var ds = MaintenanceSettings.fromEnvironment(env()).catalogDataSource("test");
+        assertThat(ds.getConnectTimeout()).isEqualTo(10);
+        assertThat(ds.getTcpKeepAlive()).isTrue();
+        assertThat(MaintenanceSettings.fromEnvironment(env()).attachment().catalog().attachTarget())
+                .as("the tools' DuckDB attachment, as the writer's")
+                .contains(" connect_timeout=10 keepalives=1 keepalives_idle=30");
+    }
+
+    @Test
     void hostAndPortFollowTheWritersRules() {
         assertThat(MaintenanceSettings.fromEnvironment(env("DUCKLAKE_RDS_HOST", "[fd00::7]", "DUCKLAKE_RDS_PORT", "6432"))
                 .catalogDataSource("test").getServerNames()).containsExactly("[fd00::7]");

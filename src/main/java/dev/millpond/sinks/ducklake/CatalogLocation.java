@@ -32,14 +32,26 @@ public sealed interface CatalogLocation {
         }
 
         /**
+         * How long a catalog connection may take to open, and how soon a dead one is noticed, for the writer, the
+         * maintenance CLI and the catalog metrics exporter alike (libpq's defaults wait forever on both). A new
+         * connection gives up after 10 s. An idle one is probed after 30 s of silence, every 10 s, and dropped after 3
+         * unanswered probes; one with data unacknowledged for 60 s is dropped too (TCP_USER_TIMEOUT, which also caps
+         * the probes). A server that stays connected but never answers is none of these: the writer's hung-write
+         * deadline covers it (docs/decisions.md, "A hung write fails liveness").
+         */
+        static final String CONNECTION_LIMITS = "connect_timeout=10 keepalives=1 keepalives_idle=30"
+                + " keepalives_interval=10 keepalives_count=3 tcp_user_timeout=60000";
+
+        /**
          * A libpq connection string with every value quoted with libpq's escapes ({@code \} to {@code \\}, {@code '}
-         * to {@code \'}), so no value can add a keyword.
+         * to {@code \'}), so no value can add a keyword; then the {@link #CONNECTION_LIMITS}.
          */
         @Override
         public String attachTarget() {
             String target = "postgres:host=" + libpq(host) + " port=" + libpq(port) + " dbname=" + libpq(database)
                     + " user=" + libpq(user) + " password=" + libpq(password) + " sslmode=" + libpq(sslMode);
-            return sslRootCert.isEmpty() ? target : target + " sslrootcert=" + libpq(sslRootCert);
+            return (sslRootCert.isEmpty() ? target : target + " sslrootcert=" + libpq(sslRootCert)) + " "
+                    + CONNECTION_LIMITS;
         }
 
         static String libpq(String value) {

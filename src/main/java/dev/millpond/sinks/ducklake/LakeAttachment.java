@@ -39,6 +39,8 @@ public record LakeAttachment(
      */
     public static final String DEFAULT_EXTENSION_DIR = "/opt/millpond/duckdb-extensions";
     private static final Logger LOG = Logger.getLogger(LakeAttachment.class);
+    static final int HTTP_TIMEOUT_MS = 30_000;
+    static final int HTTP_RETRIES = 3;
 
     public LakeAttachment {
         s3Settings = List.copyOf(s3Settings);
@@ -72,6 +74,10 @@ public record LakeAttachment(
             for (DuckLakeSinkSettings.S3Setting s3 : s3Settings) {
                 Jdbc.execute(c, "SET " + s3.name() + " = " + DuckLakeSql.literal(s3.value()));
             }
+            // Every S3 request gives up after 30 s without an answer and is tried 3 times (httpfs's own defaults,
+            // pinned here so an upgrade cannot make a stalled object store hang a write for longer).
+            Jdbc.execute(c, "SET http_timeout = " + HTTP_TIMEOUT_MS);
+            Jdbc.execute(c, "SET http_retries = " + HTTP_RETRIES);
             Jdbc.execute(c, "SET preserve_insertion_order = false");
             Jdbc.execute(c, "SET ducklake_max_retry_count = " + maxRetryCount);
             if (memoryLimit.isPresent()) {

@@ -2,7 +2,9 @@ package dev.millpond.sinks.ducklake;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
@@ -10,11 +12,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The libpq string of the catalog ATTACH: whatever the values hold (spaces, quotes, backslashes, {@code key=value}
- * text), a libpq conninfo parser reads back exactly the keywords millpond wrote, each with its value.
+ * text), a libpq conninfo parser reads back exactly the keywords millpond wrote, each with its value, the connection
+ * limits last.
  */
 class CatalogLocationTest {
 
-    private static final String KEYWORDS = "host port dbname user password sslmode sslrootcert";
+    private static final String KEYWORDS = "host port dbname user password sslmode sslrootcert connect_timeout"
+            + " keepalives keepalives_idle keepalives_interval keepalives_count tcp_user_timeout";
+    private static final List<String> LIMITS = List.of("10", "1", "30", "10", "3", "60000");
 
     @Test
     void generatedValuesNeverAddOrChangeAKeyword() {
@@ -35,7 +40,9 @@ class CatalogLocationTest {
             assertThat(target).startsWith("postgres:");
             Map<String, String> parsed = conninfo(target.substring("postgres:".length()));
             assertThat(String.join(" ", parsed.keySet())).as(target).isEqualTo(KEYWORDS);
-            assertThat(parsed.values()).as(target).containsExactly(v);
+            List<String> expected = new ArrayList<>(List.of(v));
+            expected.addAll(LIMITS);
+            assertThat(parsed.values()).as(target).containsExactlyElementsOf(expected);
         }
     }
 
@@ -43,7 +50,7 @@ class CatalogLocationTest {
     void aHostWithKeywordsInItStaysOneQuotedValue() {
         String target = new CatalogLocation.Postgres("db sslmode=disable", "5432", "d", "u", "p").attachTarget();
         assertThat(target).startsWith("postgres:host='db sslmode=disable' port='5432' ")
-                .endsWith(" sslmode='prefer'");
+                .endsWith(" sslmode='prefer' " + CatalogLocation.Postgres.CONNECTION_LIMITS);
     }
 
     /** libpq's conninfo grammar: {@code keyword = value}, a value bare or single-quoted with {@code \} escapes. */

@@ -110,6 +110,35 @@ class DuckLakeSinkOutageTest {
         }
     }
 
+    /**
+     * A catalog that accepts connections and never answers (a half-dead host, a stuck proxy): opening the sink
+     * gives up after libpq's connect_timeout, classified as an outage, instead of waiting forever. Its S3 requests
+     * are bounded too.
+     */
+    @Test
+    void aCatalogThatAcceptsButNeverAnswersFailsTheAttachWithinTheConnectTimeout() throws Exception {
+        try (SinkFixture f = new SinkFixture();
+             FaultRelay catalog = FaultRelay.start("catalog", Services.postgres().host(), Services.postgres().port());
+             FaultRelay s3 = s3Relay()) {
+            DuckLakeSink healthy = f.sink(f.through(catalog, s3, "g"));
+            assertThat(healthy.setting("http_timeout")).contains("30000");
+            assertThat(healthy.setting("http_retries")).contains("3");
+
+            catalog.delay(Duration.ofMinutes(10)); // every byte held: connected, and never an answer
+            long started = System.nanoTime();
+            java.util.concurrent.CompletableFuture<Throwable> attach = java.util.concurrent.CompletableFuture
+                    .supplyAsync(() -> catchFailure(() -> f.sink(f.through(catalog, s3, "g"))));
+            Throwable failure = attach.get(90, java.util.concurrent.TimeUnit.SECONDS);
+            double seconds = (System.nanoTime() - started) / 1e9;
+            catalog.delay(Duration.ZERO);
+
+            assertThat(failure).as("the attach gave up").isNotNull();
+            assertThat(seconds).as("seconds to give up").isLessThan(60);
+            assertThat(healthy.classify(failure).kind()).as("verdict on [%s]", failure.getMessage())
+                    .isEqualTo(WriteFailure.Kind.UNAVAILABLE);
+        }
+    }
+
     private interface Fault {
         void apply(FaultRelay catalog, FaultRelay s3);
     }
