@@ -12,7 +12,9 @@ public enum SkipReason {
     DUPLICATE_FIELD_NAME("duplicate_field_name"),
     VARIANT_COMPANION_COLLISION("variant_companion_collision"),
     /** New in the Java build: the record needed a column past MILLPOND_MAX_TABLE_COLUMNS / _PER_FLUSH. */
-    COLUMN_LIMIT("column_limit");
+    COLUMN_LIMIT("column_limit"),
+    /** New in the Java build: the record's value of a partition key holds U+0000, which DuckLake cannot store there. */
+    NUL_IN_PARTITION_VALUE("nul_in_partition_value");
 
     private final String label;
 

@@ -35,6 +35,7 @@ final class OpenFlush {
     private final BatchUnifier unifier;
     private final RecordStages stages;
     private final ColumnBudget columnBudget;
+    private final NulGuard nulGuard;
     private final MillpondMetrics metrics;
     private final PendingBuffer pending = new PendingBuffer();
     private final PendingRejects rejects;
@@ -47,14 +48,25 @@ final class OpenFlush {
     /** The next hand-off names its ranges without the id (see {@link #nextFlushWithoutTopicId()}). */
     private boolean nextWithoutTopicId;
 
-    /** @param columnBudget the width bound each poll batch is held to before it is buffered */
+    /** A flush whose sink stores any text anywhere. */
     OpenFlush(PumpSettings settings, JsonToArrow converter, BatchUnifier unifier, RecordStages stages,
               ColumnBudget columnBudget, boolean keepRejects, MillpondMetrics metrics) {
+        this(settings, converter, unifier, stages, columnBudget, java.util.Set.of(), keepRejects, metrics);
+    }
+
+    /**
+     * @param columnBudget      the width bound each poll batch is held to before it is buffered
+     * @param columnsRefusingNul the sink's columns whose text must not hold U+0000 ({@link NulGuard})
+     */
+    OpenFlush(PumpSettings settings, JsonToArrow converter, BatchUnifier unifier, RecordStages stages,
+              ColumnBudget columnBudget, java.util.Set<String> columnsRefusingNul, boolean keepRejects,
+              MillpondMetrics metrics) {
         this.settings = settings;
         this.converter = converter;
         this.unifier = unifier;
         this.stages = stages;
         this.columnBudget = columnBudget;
+        this.nulGuard = new NulGuard(columnsRefusingNul);
         this.metrics = metrics;
         this.rejects = new PendingRejects(keepRejects, settings.rejectMaxValueBytes(), metrics);
     }
@@ -127,6 +139,16 @@ final class OpenFlush {
             return;
         }
         long nbytes = converted.nbytes();
+        NulGuard.Guarded guarded = nulGuard.admit(root);
+        if (guarded.refusedRows().length > 0) {
+            rejects.setAsideNul(guarded, valueOfRow, sources);
+            root = guarded.root();
+            if (root == null) {
+                return;
+            }
+            valueOfRow = guarded.rowsOf(valueOfRow);
+            nbytes = ArrowSizes.nbytes(root);
+        }
         ColumnBudget.Admitted admitted = columnBudget.admit(root);
         if (admitted.rejectedRows().length > 0) {
             rejects.setAsideTooWide(admitted, valueOfRow, sources);

@@ -12,8 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The records of the pending flush that could not become rows (unparseable, or needing a column past the width
- * bound), kept with their partition, offset and reason until the flush hands them to the sink, which lands them in
+ * The records of the pending flush that could not become rows (unparseable, needing a column past the width bound,
+ * or holding U+0000 where the lake cannot store it), kept with their partition, offset and reason until the flush hands them to the sink, which lands them in
  * the same commit as the rows. When the sink does not keep rejects they are only counted, as before.
  */
 final class PendingRejects {
@@ -101,17 +101,28 @@ final class PendingRejects {
 
     void setAsideTooWide(ColumnBudget.Admitted admitted, int[] valueOfRow,
                          List<ConsumerRecord<byte[], byte[]>> sources) {
-        int[] rows = admitted.rejectedRows();
-        metrics.recordsSkipped(SkipReason.COLUMN_LIMIT, rows.length);
-        ConsumerRecord<byte[], byte[]> first = sources.get(valueOfRow[rows[0]]);
-        String column = admitted.firstColumn().length() <= 100 ? admitted.firstColumn()
-                : admitted.firstColumn().substring(0, 100) + "…";
-        String error = "needs column " + column + " beyond the table's width bound"
+        String error = "needs column " + shortened(admitted.firstColumn()) + " beyond the table's width bound"
                 + " (MILLPOND_MAX_TABLE_COLUMNS / MILLPOND_MAX_NEW_COLUMNS_PER_FLUSH)";
+        setAside(admitted.rejectedRows(), valueOfRow, sources, SkipReason.COLUMN_LIMIT, error);
+    }
+
+    void setAsideNul(NulGuard.Guarded guarded, int[] valueOfRow, List<ConsumerRecord<byte[], byte[]>> sources) {
+        String error = "the value of " + shortened(guarded.firstColumn()) + " holds the character U+0000, which the"
+                + " lake cannot store in a column the table is partitioned by (DUCKLAKE_PARTITION_BY)";
+        setAside(guarded.refusedRows(), valueOfRow, sources, SkipReason.NUL_IN_PARTITION_VALUE, error);
+    }
+
+    private void setAside(int[] rows, int[] valueOfRow, List<ConsumerRecord<byte[], byte[]>> sources,
+                          SkipReason reason, String error) {
+        metrics.recordsSkipped(reason, rows.length);
         for (int r : rows) {
-            reject(sources.get(valueOfRow[r]), SkipReason.COLUMN_LIMIT, error);
+            reject(sources.get(valueOfRow[r]), reason, error);
         }
-        warnRejected(first, rows.length, error);
+        warnRejected(sources.get(valueOfRow[rows[0]]), rows.length, error);
+    }
+
+    private static String shortened(String column) {
+        return column.length() <= 100 ? column : column.substring(0, 100) + "…";
     }
 
     private void reject(ConsumerRecord<byte[], byte[]> record, SkipReason reason, String error) {

@@ -75,7 +75,8 @@ public final class Pump {
                 PartitionRefresh partitions, OutOfRangeResets outOfRange, WriteRetry writeRetry, Sleeper sleeper,
                 ColumnBudget columnBudget) {
         columnBudget.flushed(sink.liveColumns());
-        this.open = new OpenFlush(settings, converter, unifier, stages, columnBudget, sink.keepsRejects(), metrics);
+        this.open = new OpenFlush(settings, converter, unifier, stages, columnBudget, sink.columnsRefusingNul(),
+                sink.keepsRejects(), metrics);
         this.open.identifyTopic(partitions.current().topicId());
         this.partitions = partitions;
         this.outOfRange = outOfRange;

@@ -20,8 +20,8 @@ import java.util.Optional;
  *
  * Not thread-safe, but used by two threads in turn: {@link #write} and {@link #classify} run on the pump's writer
  * thread (one write at a time), everything else on the pump thread — {@link #liveColumns} only while no write is in
- * flight, and {@link #becomesColumn} and {@link #keepsRejects} at any time, so those two must not depend on state a
- * write changes.
+ * flight, and {@link #becomesColumn}, {@link #keepsRejects} and {@link #columnsRefusingNul} at any time, so those must
+ * not depend on state a write changes.
  */
 public interface Sink extends AutoCloseable {
 
@@ -70,6 +70,14 @@ public interface Sink extends AutoCloseable {
     /** The destination table's column names as the sink last saw them, so the pump can bound the table's width. */
     default java.util.List<String> liveColumns() {
         return java.util.List.of();
+    }
+
+    /**
+     * The columns (any case) whose text values must not hold the character U+0000, because the sink cannot store it
+     * there; the pump keeps such records as rejects. Fixed for the sink's life, like {@link #becomesColumn}.
+     */
+    default java.util.Set<String> columnsRefusingNul() {
+        return java.util.Set.of();
     }
 
     /** Whether a payload key of this name can ever become a column (keys the sink drops by name cannot). */

@@ -49,6 +49,11 @@ abstract class ForwardingSink implements Sink {
     }
 
     @Override
+    public java.util.Set<String> columnsRefusingNul() {
+        return real.columnsRefusingNul();
+    }
+
+    @Override
     public boolean becomesColumn(String name) {
         return real.becomesColumn(name);
     }

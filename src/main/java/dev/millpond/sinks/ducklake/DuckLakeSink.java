@@ -25,6 +25,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -62,6 +63,8 @@ public final class DuckLakeSink implements Sink {
     private final Optional<LakeRejects> rejects;
 
     private final OrphanedUploads orphans;
+    /** The partition keys whose values DuckLake records as text: a value there must not hold U+0000. */
+    private final Set<String> partitionValueColumns;
 
     private long streamSequence;
     private boolean offsetsTableEnsured;
@@ -76,6 +79,7 @@ public final class DuckLakeSink implements Sink {
         this.table = new LakeTable(connection, settings.schema(), settings.table(), settings.maxRetryCount());
         this.liveTable = new LiveTable(table, metrics, settings.partitionBy(), settings.landing().maxTableColumns());
         this.variants = new VariantCompanions(settings.variantSources());
+        this.partitionValueColumns = settings.partitionBy().map(PartitionKeys::valueColumns).orElse(Set.of());
         this.rowGroupSize = settings.resources().map(r -> new TableRowGroupSize(connection, settings.schema(),
                 settings.table(), r.rowGroupRows()));
         this.rowGroupRows = settings.resources().map(DuckDbResources::rowGroupRows).orElse(Long.MAX_VALUE);
@@ -371,6 +375,15 @@ public final class DuckLakeSink implements Sink {
     public boolean becomesColumn(String name) {
         return Identifiers.isSafe(name)
                 && !ColumnPlan.RESERVED.contains(name.toLowerCase(java.util.Locale.ROOT));
+    }
+
+    /**
+     * The columns the table is partitioned by as they are (DUCKLAKE_PARTITION_BY): DuckLake cannot record a partition
+     * value holding U+0000 ({@link PartitionKeys}), so the pump keeps such records as rejects.
+     */
+    @Override
+    public Set<String> columnsRefusingNul() {
+        return partitionValueColumns;
     }
 
     /** Whether flushes keep their rejected records in {@code _millpond_rejects} (MILLPOND_REJECTS). */
