@@ -184,8 +184,9 @@ public final class Compaction {
     private void tune(CompactionOptions o) throws SQLException {
         LakeSession.execute(session.duck(), "SET threads = " + o.threads());
         LakeSession.execute(session.duck(), "SET memory_limit = " + DuckLakeSql.literal(o.memoryLimit()));
-        // Multi-megabyte GETs and PUTs: DuckDB's 30 s default is too tight for a slow S3 moment.
-        LakeSession.execute(session.duck(), "SET http_timeout = 600000");
+        // Multi-megabyte GETs and PUTs: DuckDB's 30 s default is too tight for a slow S3 moment. The setting is in
+        // seconds (600000 here once meant a week).
+        LakeSession.execute(session.duck(), "SET http_timeout = 600");
     }
 
     /**

@@ -226,7 +226,7 @@ class SinkOutagesIT {
         awaitWritten(app, produced);
         assertThat(app.metric("millpond_write_in_flight_seconds").orElse(-1)).as("no write in flight").isZero();
 
-        catalog.delay(Duration.ofMinutes(10)); // connected, and never an answer: the next write hangs
+        catalog.blackhole(true); // connections stay up and are never answered: the next write hangs
         produce(BATCH);
         long hungFrom = System.nanoTime();
         app.await("/healthz 503", Duration.ofSeconds(120), () -> app.get("/healthz").status() == 503);
@@ -238,7 +238,7 @@ class SinkOutagesIT {
                 .isGreaterThan(15);
         assertThat(app.logText()).contains("A write has been in flight for");
         assertThat(app.isAlive()).as("the orchestrator, not the app, ends it").isTrue();
-        catalog.delay(Duration.ZERO);
+        catalog.blackhole(false);
     }
 
     @Test

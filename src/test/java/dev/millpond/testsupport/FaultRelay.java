@@ -19,8 +19,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A TCP relay on 127.0.0.1 between a client and one service (the Postgres catalog, the S3 server) that injects the
  * faults a real network and a real dependency have: the service going away ({@link #stop()}: connections reset, new
  * ones refused) and coming back on the same port ({@link #start()}), connections reset under a live client
- * ({@link #resetConnections()}), latency ({@link #delay(Duration)}), and for HTTP services an overloaded server that
- * answers every request with 503 ({@link #serviceUnavailable(boolean)}).
+ * ({@link #resetConnections()}), latency ({@link #delay(Duration)}), a service that accepts and never answers
+ * ({@link #blackhole(boolean)}), and for HTTP services an overloaded server that answers every request with 503
+ * ({@link #serviceUnavailable(boolean)}).
  *
  * <p>Hand-written rather than a library (Toxiproxy needs its own server binary): a thread per direction per
  * connection is plenty for a test's few connections.
@@ -39,6 +40,7 @@ public final class FaultRelay implements AutoCloseable {
     private volatile ServerSocket server;
     private volatile long delayMillis;
     private volatile boolean unavailable;
+    private volatile boolean blackhole;
 
     private FaultRelay(String name, InetSocketAddress target, int port) {
         this.name = name;
@@ -143,6 +145,16 @@ public final class FaultRelay implements AutoCloseable {
         }
     }
 
+    /**
+     * While on, the service is a black hole: connections are accepted and whatever is sent is read and dropped, never
+     * answered, nothing behind the relay is contacted (a host that went silent, a proxy whose backend is gone, with
+     * no server-side timeout to end it). Open connections go silent too; turned off, new connections work again (the
+     * silenced ones stay broken: what they sent meanwhile is gone).
+     */
+    public void blackhole(boolean on) {
+        blackhole = on;
+    }
+
     private void acceptLoop(ServerSocket s) {
         while (!s.isClosed()) {
             Socket client;
@@ -162,6 +174,10 @@ public final class FaultRelay implements AutoCloseable {
         sockets.add(client);
         if (unavailable) {
             answerUnavailable(client);
+            return;
+        }
+        if (blackhole) {
+            swallow(client);
             return;
         }
         Socket upstream = new Socket();
@@ -184,6 +200,9 @@ public final class FaultRelay implements AutoCloseable {
         byte[] buffer = new byte[64 * 1024];
         try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
             for (int n; (n = in.read(buffer)) >= 0; ) {
+                if (blackhole) {
+                    continue;
+                }
                 long d = delayMillis;
                 if (d > 0) {
                     Thread.sleep(d);
@@ -198,6 +217,21 @@ public final class FaultRelay implements AutoCloseable {
             closeQuietly(to);
             sockets.remove(from);
             sockets.remove(to);
+        }
+    }
+
+    /** Reads and drops everything the client sends until it gives up. */
+    private void swallow(Socket client) {
+        byte[] sink = new byte[8192];
+        try (InputStream in = client.getInputStream()) {
+            while (in.read(sink) >= 0) {
+                // never answered
+            }
+        } catch (IOException e) {
+            // the client gave up
+        } finally {
+            closeQuietly(client);
+            sockets.remove(client);
         }
     }
 

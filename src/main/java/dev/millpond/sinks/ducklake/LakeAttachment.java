@@ -39,7 +39,7 @@ public record LakeAttachment(
      */
     public static final String DEFAULT_EXTENSION_DIR = "/opt/millpond/duckdb-extensions";
     private static final Logger LOG = Logger.getLogger(LakeAttachment.class);
-    static final int HTTP_TIMEOUT_MS = 30_000;
+    static final int HTTP_TIMEOUT_SECONDS = 30;
     static final int HTTP_RETRIES = 3;
 
     public LakeAttachment {
@@ -75,8 +75,8 @@ public record LakeAttachment(
                 Jdbc.execute(c, "SET " + s3.name() + " = " + DuckLakeSql.literal(s3.value()));
             }
             // Every S3 request gives up after 30 s without an answer and is tried 3 times (httpfs's own defaults,
-            // pinned here so an upgrade cannot make a stalled object store hang a write for longer).
-            Jdbc.execute(c, "SET http_timeout = " + HTTP_TIMEOUT_MS);
+            // pinned here so an upgrade cannot make a stalled object store hang a write for longer). In seconds.
+            Jdbc.execute(c, "SET http_timeout = " + HTTP_TIMEOUT_SECONDS);
             Jdbc.execute(c, "SET http_retries = " + HTTP_RETRIES);
             Jdbc.execute(c, "SET preserve_insertion_order = false");
             Jdbc.execute(c, "SET ducklake_max_retry_count = " + maxRetryCount);
