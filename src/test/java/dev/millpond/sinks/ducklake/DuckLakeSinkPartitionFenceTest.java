@@ -70,6 +70,28 @@ class DuckLakeSinkPartitionFenceTest {
         }
     }
 
+    /** The VARIANT dual-write retries a failed INSERT without its companions; a refusal survives that retry. */
+    @Test
+    void aFlushWithVariantCompanionsIsRefusedToo() throws Exception {
+        try (SinkFixture f = new SinkFixture()) {
+            DuckLakeSinkSettings s = f.settings(java.util.Optional.empty(), java.util.Optional.empty(),
+                    List.of("props"));
+            DuckLakeSinkSettings variant = new DuckLakeSinkSettings(s.connection(), s.catalog(), s.dataPath(),
+                    s.schema(), s.table(), s.s3Settings(), s.maxRetryCount(), s.memoryLimit(), s.partitionBy(),
+                    s.variantSources(), s.extensionDirectory(), java.util.Optional.of(GROUP));
+            DuckLakeSink first = f.sink(variant);
+            DuckLakeSink second = f.sink(variant);
+            FlushBatch rows = f.batch("{\"id\":1,\"props\":{\"a\":1}}", "{\"id\":2,\"props\":{\"a\":2}}");
+            first.write(new FlushBatch(rows.schema(), rows.batches(), rows.rows(),
+                    List.of(new OffsetRange("t", 0, 0, 1))), 1);
+
+            FlushBatch repeat = new FlushBatch(rows.schema(), rows.batches(), rows.rows(),
+                    List.of(new OffsetRange("t", 0, 1, 1)));
+            assertThatThrownBy(() -> second.write(repeat, 1)).isInstanceOf(PartitionFenceException.class);
+            assertThat(f.count("SELECT count(*) FROM lake.main.events")).isEqualTo(2);
+        }
+    }
+
     @Test
     void withLakeOffsetsOffThereIsNoFence() throws Exception {
         try (SinkFixture f = new SinkFixture()) {
