@@ -109,6 +109,34 @@ final class LakeOffsets {
                 + "next_offset, written_at, first_offset, topic_id) VALUES " + values);
     }
 
+    /**
+     * partition → the highest next offset recorded for it above {@code floors}' value for it, only for partitions of
+     * {@code floors} that have one: the partition fence's read, once per flush. One branch per partition, each a plain
+     * range on {@code next_offset}, so DuckLake's file statistics skip every older flush's file and the read stays as
+     * small as the newest rows however long the table's history.
+     */
+    Map<Integer, Long> recordedAbove(String topic, Map<Integer, Long> floors) throws SQLException {
+        Map<Integer, Long> next = new TreeMap<>();
+        if (floors.isEmpty()) {
+            return next;
+        }
+        String where = " WHERE table_name = " + DuckLakeSql.literal(dataTable) + " AND group_id = "
+                + DuckLakeSql.literal(groupId) + " AND topic = " + DuckLakeSql.literal(topic);
+        String sql = floors.entrySet().stream()
+                .map(f -> "SELECT " + f.getKey() + " AS kafka_partition, max(next_offset) FROM " + qualified + where
+                        + " AND kafka_partition = " + f.getKey() + " AND next_offset > " + f.getValue())
+                .collect(Collectors.joining(" UNION ALL "));
+        try (PreparedStatement ps = connection.prepareStatement(sql); ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                long value = rs.getLong(2);
+                if (!rs.wasNull()) {
+                    next.put(rs.getInt(1), value);
+                }
+            }
+        }
+        return next;
+    }
+
     /** partition → next offset, the highest recorded for this table, group and topic; absent where none is left. */
     Map<Integer, Long> recorded(String topic) throws SQLException {
         Map<Integer, Long> next = new TreeMap<>();

@@ -60,11 +60,15 @@ final class PartitionFence implements AutoCloseable {
      * @throws PartitionFenceException when the lake holds some of the flush's records already
      */
     void check(List<OffsetRange> ranges) throws SQLException {
-        Map<String, Map<Integer, Long>> recorded = new HashMap<>();
+        // Only offsets recorded above a flush's first offset can overlap it: the read asks for nothing else.
+        Map<String, Map<Integer, Long>> firsts = new HashMap<>();
         for (OffsetRange range : ranges) {
-            if (!recorded.containsKey(range.topic())) {
-                recorded.put(range.topic(), offsets.recorded(range.topic()));
-            }
+            firsts.computeIfAbsent(range.topic(), t -> new HashMap<>()).merge(range.partition(), range.first(),
+                    Math::min);
+        }
+        Map<String, Map<Integer, Long>> recorded = new HashMap<>();
+        for (Map.Entry<String, Map<Integer, Long>> topic : firsts.entrySet()) {
+            recorded.put(topic.getKey(), offsets.recordedAbove(topic.getKey(), topic.getValue()));
         }
         List<OffsetOverlap> overlaps = OffsetOverlap.find(ranges, recorded);
         if (!overlaps.isEmpty()) {
