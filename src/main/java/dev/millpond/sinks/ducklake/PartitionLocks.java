@@ -2,6 +2,7 @@ package dev.millpond.sinks.ducklake;
 
 import dev.millpond.sinks.OffsetRange;
 import org.duckdb.DuckDBConnection;
+import org.jboss.logging.Logger;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -26,6 +27,7 @@ import java.util.stream.Collectors;
  */
 final class PartitionLocks implements AutoCloseable {
 
+    private static final Logger LOG = Logger.getLogger(PartitionLocks.class);
     /** DuckLake attaches the metadata catalog of the lake {@code lake} under this name. */
     static final String METADATA_DATABASE = "__ducklake_metadata_" + LakeAttachment.ALIAS;
     static final Duration DEFAULT_MAX_WAIT = Duration.ofSeconds(60);
@@ -87,8 +89,7 @@ final class PartitionLocks implements AutoCloseable {
             Jdbc.execute(connection, "ROLLBACK");
         } catch (SQLException e) {
             // The catalog connection is gone, and the locks with its session.
-            org.jboss.logging.Logger.getLogger(PartitionLocks.class)
-                    .debugf("Releasing the partition locks failed: %s", e.getMessage());
+            LOG.debugf("Releasing the partition locks failed: %s", e.getMessage());
         }
     }
 
@@ -98,8 +99,7 @@ final class PartitionLocks implements AutoCloseable {
         try {
             connection.close();
         } catch (SQLException e) {
-            org.jboss.logging.Logger.getLogger(PartitionLocks.class)
-                    .debugf("Closing the partition locks' connection failed: %s", e.getMessage());
+            LOG.debugf("Closing the partition locks' connection failed: %s", e.getMessage());
         }
     }
 }
