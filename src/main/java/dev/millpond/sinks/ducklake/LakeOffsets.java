@@ -111,30 +111,61 @@ final class LakeOffsets {
 
     /**
      * partition → the highest next offset recorded for it above {@code floors}' value for it, only for partitions of
-     * {@code floors} that have one: the partition fence's read, once per flush. One branch per partition, each a plain
-     * range on {@code next_offset}, so DuckLake's file statistics skip every older flush's file and the read stays as
-     * small as the newest rows however long the table's history.
+     * {@code floors} that have one, counting the rows {@link #recorded(String, String)} counts for the topic whose
+     * Kafka id is {@code topicId} (every row of the topic's name when the id is not known): the partition fence's read,
+     * once per flush. One branch per partition, each a plain range on {@code next_offset}, so DuckLake's file
+     * statistics skip every older flush's file and the read stays as small as the newest rows however long the
+     * table's history. Only when rows without an id lie above a floor does it ask whether another id was recorded.
      */
-    Map<Integer, Long> recordedAbove(String topic, Map<Integer, Long> floors) throws SQLException {
-        Map<Integer, Long> next = new TreeMap<>();
+    Map<Integer, Long> recordedAbove(String topic, Optional<String> topicId, Map<Integer, Long> floors)
+            throws SQLException {
+        Map<Integer, Long> mine = new TreeMap<>();
+        Map<Integer, Long> unnamed = new TreeMap<>();
         if (floors.isEmpty()) {
-            return next;
+            return mine;
         }
-        String where = " WHERE table_name = " + DuckLakeSql.literal(dataTable) + " AND group_id = "
-                + DuckLakeSql.literal(groupId) + " AND topic = " + DuckLakeSql.literal(topic);
         String sql = floors.entrySet().stream()
-                .map(f -> "SELECT " + f.getKey() + " AS kafka_partition, max(next_offset) FROM " + qualified + where
-                        + " AND kafka_partition = " + f.getKey() + " AND next_offset > " + f.getValue())
+                .map(f -> "SELECT " + f.getKey() + " AS kafka_partition, topic_id, max(next_offset) FROM " + qualified
+                        + whereTopic(topic) + " AND kafka_partition = " + f.getKey() + " AND next_offset > "
+                        + f.getValue() + " GROUP BY topic_id")
                 .collect(Collectors.joining(" UNION ALL "));
         try (PreparedStatement ps = connection.prepareStatement(sql); ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
-                long value = rs.getLong(2);
-                if (!rs.wasNull()) {
-                    next.put(rs.getInt(1), value);
+                String id = rs.getString(2);
+                if (topicId.isEmpty() || topicId.get().equals(id)) {
+                    mine.merge(rs.getInt(1), rs.getLong(3), Math::max);
+                } else if (id == null) {
+                    unnamed.merge(rs.getInt(1), rs.getLong(3), Math::max);
                 }
             }
         }
-        return next;
+        return live(mine, unnamed, !unnamed.isEmpty() && anotherIdRecorded(topic, topicId.orElseThrow()));
+    }
+
+    private boolean anotherIdRecorded(String topic, String topicId) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement("SELECT 1 FROM " + qualified + whereTopic(topic)
+                + " AND topic_id IS NOT NULL AND topic_id <> " + DuckLakeSql.literal(topicId) + " LIMIT 1");
+             ResultSet rs = ps.executeQuery()) {
+            return rs.next();
+        }
+    }
+
+    private String whereTopic(String topic) {
+        return " WHERE table_name = " + DuckLakeSql.literal(dataTable) + " AND group_id = "
+                + DuckLakeSql.literal(groupId) + " AND topic = " + DuckLakeSql.literal(topic);
+    }
+
+    /**
+     * The rule both reads by topic id keep: the live topic's rows count, and rows without an id count with them as
+     * long as no row names another id (they were written before ids were recorded, by this topic unless it was
+     * recreated since).
+     */
+    private static Map<Integer, Long> live(Map<Integer, Long> mine, Map<Integer, Long> unnamed,
+                                           boolean anotherIdRecorded) {
+        if (!anotherIdRecorded) {
+            unnamed.forEach((p, next) -> mine.merge(p, next, Math::max));
+        }
+        return mine;
     }
 
     /** partition → next offset, the highest recorded for this table, group and topic; absent where none is left. */
@@ -185,9 +216,6 @@ final class LakeOffsets {
         if (!others.isEmpty() && mine.isEmpty()) {
             return new RecordedOffsets(Map.of(), Optional.of(String.join(", ", others)));
         }
-        if (others.isEmpty()) {
-            unnamed.forEach((p, next) -> mine.merge(p, next, Math::max));
-        }
-        return RecordedOffsets.of(mine);
+        return RecordedOffsets.of(live(mine, unnamed, !others.isEmpty()));
     }
 }

@@ -4,7 +4,9 @@ import dev.millpond.sinks.OffsetRange;
 import org.duckdb.DuckDBConnection;
 
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -60,20 +62,26 @@ final class PartitionFence implements AutoCloseable {
      * @throws PartitionFenceException when the lake holds some of the flush's records already
      */
     void check(List<OffsetRange> ranges) throws SQLException {
-        // Only offsets recorded above a flush's first offset can overlap it: the read asks for nothing else.
-        Map<String, Map<Integer, Long>> firsts = new HashMap<>();
+        // Only offsets recorded above a flush's first offset can overlap it: the read asks for nothing else. A topic
+        // deleted and created again under the same name has a new id: the deleted topic's rows do not fence it.
+        Map<Topic, List<OffsetRange>> byTopic = new LinkedHashMap<>();
         for (OffsetRange range : ranges) {
-            firsts.computeIfAbsent(range.topic(), t -> new HashMap<>()).merge(range.partition(), range.first(),
-                    Math::min);
+            byTopic.computeIfAbsent(new Topic(range.topic(), range.topicId()), t -> new ArrayList<>()).add(range);
         }
-        Map<String, Map<Integer, Long>> recorded = new HashMap<>();
-        for (Map.Entry<String, Map<Integer, Long>> topic : firsts.entrySet()) {
-            recorded.put(topic.getKey(), offsets.recordedAbove(topic.getKey(), topic.getValue()));
+        List<OffsetOverlap> overlaps = new ArrayList<>();
+        for (Map.Entry<Topic, List<OffsetRange>> topic : byTopic.entrySet()) {
+            Map<Integer, Long> firsts = new HashMap<>();
+            topic.getValue().forEach(r -> firsts.merge(r.partition(), r.first(), Math::min));
+            Map<Integer, Long> recorded = offsets.recordedAbove(topic.getKey().name(), topic.getKey().id(), firsts);
+            overlaps.addAll(OffsetOverlap.find(topic.getValue(), Map.of(topic.getKey().name(), recorded)));
         }
-        List<OffsetOverlap> overlaps = OffsetOverlap.find(ranges, recorded);
         if (!overlaps.isEmpty()) {
             throw new PartitionFenceException(overlaps, table, groupId);
         }
+    }
+
+    /** A topic as the flush's ranges name it: by name, and by Kafka id where known. */
+    private record Topic(String name, Optional<String> id) {
     }
 
     /** After the flush's transaction ended, committed or not. */

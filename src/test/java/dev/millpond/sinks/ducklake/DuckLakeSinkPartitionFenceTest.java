@@ -70,6 +70,51 @@ class DuckLakeSinkPartitionFenceTest {
         }
     }
 
+    /**
+     * A topic deleted and created again under the same name starts its offsets again at 0, with a new Kafka id: the
+     * deleted topic's rows do not fence it (before, every flush of the new topic was refused, a crash loop), while its
+     * own rows fence it as any topic's.
+     */
+    @Test
+    void aRecreatedTopicIsNotFencedByTheDeletedTopicsOffsets() throws Exception {
+        try (SinkFixture f = new SinkFixture()) {
+            DuckLakeSink first = f.sink(f.recordingOffsets(GROUP));
+            DuckLakeSink second = f.sink(f.recordingOffsets(GROUP));
+            first.write(flush(f, 0, 10, range(0, 0, 99, "old-id"), range(1, 0, 49, "old-id")));
+
+            second.write(flush(f, 10, 20, range(0, 0, 9, "new-id"), range(1, 0, 4, "new-id")));
+            assertThat(second.recordedOffsets("t", "new-id").orElseThrow().next()).isEqualTo(Map.of(0, 10L, 1, 5L));
+
+            FlushBatch repeat = flush(f, 20, 30, range(0, 5, 14, "new-id"));
+            assertThatThrownBy(() -> first.write(repeat)).isInstanceOf(PartitionFenceException.class)
+                    .hasMessageContaining("partition 0 of t: this flush covers offsets [5, 14] but the lake already"
+                            + " holds this partition's records below 10");
+            assertThat(f.count("SELECT count(*) FROM lake.main.events")).isEqualTo(20);
+        }
+    }
+
+    /**
+     * Rows recorded without a topic id (by the original, or a build before ids) are the live topic's as long as no
+     * row names another id, as at startup: they fence a flush of the live topic until a recreated topic's rows say
+     * otherwise.
+     */
+    @Test
+    void rowsWithoutATopicIdFenceAsTheStartupReadsThem() throws Exception {
+        try (SinkFixture f = new SinkFixture()) {
+            DuckLakeSink older = f.sink(f.recordingOffsets(GROUP));
+            DuckLakeSink sink = f.sink(f.recordingOffsets(GROUP));
+            older.write(flush(f, 0, 10, new OffsetRange("t", 0, 0, 99)));
+
+            assertThatThrownBy(() -> sink.write(flush(f, 10, 20, range(0, 50, 59, "id-a"))))
+                    .isInstanceOf(PartitionFenceException.class);
+            sink.write(flush(f, 10, 20, range(0, 100, 109, "id-a")));                    // continues them
+
+            // Recreated: rows name id-a, and id-b's flush from 0 is above none of the rows that count for it.
+            sink.write(flush(f, 20, 30, range(0, 0, 9, "id-b")));
+            assertThat(f.count("SELECT count(*) FROM lake.main.events")).isEqualTo(30);
+        }
+    }
+
     /** The VARIANT dual-write retries a failed INSERT without its companions; a refusal survives that retry. */
     @Test
     void aFlushWithVariantCompanionsIsRefusedToo() throws Exception {
@@ -171,6 +216,10 @@ class DuckLakeSinkPartitionFenceTest {
             rs.next();
             return rs.getInt(1);
         }
+    }
+
+    private static OffsetRange range(int partition, long first, long last, String topicId) {
+        return new OffsetRange("t", partition, first, last, java.util.Optional.of(topicId));
     }
 
     /** Rows {@code {"id": n}} for n in [from, to), covering {@code ranges}. */
