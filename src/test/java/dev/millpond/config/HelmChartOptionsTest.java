@@ -44,7 +44,8 @@ class HelmChartOptionsTest extends DeploymentInvariants {
             "--set", "pipelines.sessions.prometheusRule.alerts.MillpondFreshnessHigh.thresholdSeconds=3600");
     static final Path RUNBOOK = Path.of("docs", "runbook.md");
     static final Set<String> ALERTS = Set.of("MillpondConsumerLagGrowing", "MillpondFreshnessHigh", "MillpondNotReady",
-            "MillpondWriteErrors", "MillpondRecordsRejected", "MillpondOffsetsSkipped", "DuckLakeMetricsExporterStale");
+            "MillpondWriteErrors", "MillpondWriteHung", "MillpondRecordsRejected", "MillpondOffsetsSkipped",
+            "DuckLakeMetricsExporterStale");
     /**
      * A series another session is adding now, under a name already decided: the age of the oldest record not yet
      * landed. Every other series an alert reads must be one the code exports today.
@@ -218,6 +219,7 @@ class HelmChartOptionsTest extends DeploymentInvariants {
         metrics.recordsRejected("json_parse", 1);
         metrics.recordsSkipped(SkipReason.JSON_PARSE, 1);
         metrics.offsetsSkipped(0, OffsetSkipReason.OUT_OF_RANGE, 1);
+        metrics.writeInFlight(() -> 0);
         Set<String> exported = new TreeSet<>(names(registry.scrape()));
         CatalogMetricsState exporter = new CatalogMetricsState("events");
         exporter.up(true);
@@ -238,7 +240,8 @@ class HelmChartOptionsTest extends DeploymentInvariants {
         assertThat(unknown).as("series the alerts read that nothing exports").containsExactlyInAnyOrderElementsOf(DECIDED_NOT_YET_EXPORTED);
         assertThat(read).as("the control: the alerts read exported series too")
                 .contains("millpond_consumer_lag", "millpond_errors_total", "millpond_records_rejected_total",
-                        "millpond_offsets_skipped_total", "ducklake_metrics_query_last_success_timestamp");
+                        "millpond_offsets_skipped_total", "millpond_write_in_flight_seconds",
+                        "ducklake_metrics_query_last_success_timestamp");
 
         Set<String> types = Set.of(ErrorType.values()).stream().map(ErrorType::label).collect(Collectors.toSet());
         for (Alert a : alerts().stream().filter(a -> a.name().equals("MillpondWriteErrors")).toList()) {
