@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 
@@ -250,6 +251,7 @@ class LakeOffsetsPipelineTest {
         List<Pipeline> pipelines = new ArrayList<>();
         List<PrometheusMeterRegistry> registries = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
+        Map<String, Throwable> failed = new ConcurrentHashMap<>();
         try {
             for (Map<String, String> env : replicas) {
                 MillpondConfig config = ConfigLoader.load(env);
@@ -260,12 +262,19 @@ class LakeOffsetsPipelineTest {
                 pipelines.add(pipeline);
                 registries.add(registry);
                 Thread t = new Thread(pipeline.pump()::run, "pump-" + config.ordinal());
+                t.setUncaughtExceptionHandler((thread, e) -> failed.put(thread.getName(), e));
                 t.start();
                 threads.add(t);
             }
             Map<Integer, Long> end = kafka.endOffsets(topic);
             long deadline = System.nanoTime() + 60_000_000_000L;
             while (!kafka.committedOffsets(group, topic).equals(end)) {
+                // A pump that failed (a write refused for good) never gets there: say why now, not in 60 s.
+                if (!failed.isEmpty()) {
+                    Map.Entry<String, Throwable> first = failed.entrySet().iterator().next();
+                    throw new AssertionError(first.getKey() + " failed before its commits reached the end offsets",
+                            first.getValue());
+                }
                 assertThat(System.nanoTime()).as("commits reach the end offsets within 60 s").isLessThan(deadline);
                 Thread.sleep(100);
             }
