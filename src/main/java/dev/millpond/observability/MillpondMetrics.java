@@ -221,6 +221,21 @@ public final class MillpondMetrics {
         variantValuesCoerced.increment(rows);
     }
 
+    /**
+     * {@code millpond_variant_companions_nulled_total{column, reason}}: rows of a committed flush whose VARIANT
+     * companion {@code column} is NULL although its source is JSON, because DuckDB cannot write that value faithfully
+     * ({@code too_deep}, {@code duplicate_key}, {@code empty_key}) or not within its memory ({@code shred_width}).
+     * Invalid JSON is not counted: its NULL companion is the documented one.
+     */
+    public void variantCompanionsNulled(String column, String reason, long rows) {
+        if (rows > 0) {
+            counters.computeIfAbsent("millpond.variant.companions.nulled\u0000" + column + '\u0000' + reason,
+                    k -> Counter.builder("millpond.variant.companions.nulled")
+                            .tags(base.and("column", column, "reason", reason)).register(registry))
+                    .increment(rows);
+        }
+    }
+
     /** Holder for a gauge value: Micrometer gauges read an object, they do not store a value. */
     static final class GaugeValue {
         private final AtomicLong bits = new AtomicLong(Double.doubleToLongBits(0));

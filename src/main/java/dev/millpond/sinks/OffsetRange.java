@@ -26,6 +26,22 @@ public record OffsetRange(String topic, int partition, long first, long last, Op
         this(topic, partition, first, last, Optional.empty());
     }
 
+    /** The ranges for a log line: {@code partition 3 offsets 10-19, partition 5 offsets 7-7}. */
+    public static String describe(java.util.List<OffsetRange> ranges) {
+        if (ranges.isEmpty()) {
+            return "none";
+        }
+        StringBuilder b = new StringBuilder();
+        for (OffsetRange r : ranges) {
+            if (!b.isEmpty()) {
+                b.append(", ");
+            }
+            b.append("partition ").append(r.partition()).append(" offsets ").append(r.first()).append('-')
+                    .append(r.last());
+        }
+        return b.toString();
+    }
+
     /** The offset to resume at once this range is in the lake: the Kafka commit convention. */
     public long next() {
         return last + 1;

@@ -3,24 +3,20 @@ package dev.millpond.sinks.ducklake;
 import java.sql.SQLException;
 
 /**
- * Which failures of an INSERT that carries VARIANT companions are retried at once without them. The one failure the
- * original expects is DuckDB's parquet writer failing to shred an unsigned integer above INT64_MAX; DuckDB 1.5.5 has
- * more that depend only on the data (a repeated key, also in another case, or an empty key fails the parquet write;
- * mixed-type arrays fail the commit of an inlined flush), and each would fail every retry of the flush and so wedge
- * the partition. So every failure is absorbed except the two the write-retry path must see: contention with another
- * writer and an unreachable catalog or object store. Absorbing costs one more INSERT; if the failure was not the
- * companions', the string-only INSERT fails too, and that failure propagates as usual.
+ * The one failure of an INSERT with VARIANT companions that is answered by writing the flush again without them: DuckDB's
+ * parquet writer failing to shred an integer above INT64_MAX ("… can't be cast because the value is out of range for
+ * the destination type INT64"). The rewrite of window integers ({@link Uint64WindowRewrite}) keeps text sources from it,
+ * so what is left is a source of another type holding such a value. Every other failure — DuckDB out of memory among
+ * them — goes to the write ladder like any failed write: the shapes DuckDB cannot write are found before the INSERT
+ * ({@link CompanionScan}), and a retry shreds in smaller slices ({@link ShredPlan}), so no failure of the companions
+ * becomes a flush without them.
  */
 final class CompanionFailure {
 
     private CompanionFailure() {
     }
 
-    static boolean absorbable(Throwable failure) {
-        return !CommitContention.isContention(failure) && !DuckLakeFailures.isUnavailable(failure);
-    }
-
-    /** The failure the original's backstop names: a VARIANT value out of range for the shredded column. */
+    /** The failure the string-only retry answers: a VARIANT value out of range for the shredded column. */
     static boolean isOverflow(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
             String m = t.getMessage();

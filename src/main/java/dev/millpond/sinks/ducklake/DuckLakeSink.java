@@ -42,6 +42,14 @@ public final class DuckLakeSink implements Sink {
 
     private static final Logger LOG = Logger.getLogger(DuckLakeSink.class);
     private static final String STREAM_PREFIX = "_arrow_batch_";
+    /**
+     * DuckDB's memory for one shredded VARIANT column, as its memory limit counts it: a string dictionary of 1 MiB for
+     * each {@code value} and text {@code typed_value} column, plus the column's share of a row group (1.14–1.19 MiB a
+     * column measured on PostHog events, docs/variant.md).
+     */
+    static final long LEAF_BYTES = 1_310_720;
+    /** The most INSERTs the companions' plan may cut one group of a flush into at the first attempt. */
+    static final int MAX_SHRED_SLICES = 8;
 
     private final MillpondMetrics metrics;
     private final BufferAllocator allocator;
@@ -65,8 +73,11 @@ public final class DuckLakeSink implements Sink {
     private final OrphanedUploads orphans;
     /** The partition keys whose values DuckLake records as text: a value there must not hold U+0000. */
     private final Set<String> partitionValueColumns;
+    /** DuckDB's memory limit in bytes as DuckDB reports it; empty when it cannot be read. */
+    private final java.util.OptionalLong duckDbMemoryBytes;
 
     private long streamSequence;
+    private boolean companionTableNotInlined;
     private boolean offsetsTableEnsured;
     /** When the first failed attempt of the current flush started; 0 while no attempt has failed. */
     private long failingSinceMillis;
@@ -109,6 +120,8 @@ public final class DuckLakeSink implements Sink {
             connection.close();
             throw e;
         }
+        this.duckDbMemoryBytes = settings.resources().isPresent() || settings.memoryLimit().isPresent()
+                ? DuckDbMemory.limitBytes(connection) : java.util.OptionalLong.empty();
         LOG.infof("DuckLake attached: catalog=%s data_path=%s table=%s", settings.catalog(), settings.dataPath(),
                 table.qualified());
     }
@@ -179,6 +192,13 @@ public final class DuckLakeSink implements Sink {
         rowGroupSize.ifPresent(TableRowGroupSize::ensure);
         LiveSchema live = liveTable.evolve(columns);
         List<VariantCompanions.Source> dualWritten = liveTable.ensureCompanions(variants.sourcesIn(columns));
+        if (!dualWritten.isEmpty() && !companionTableNotInlined) {
+            // An inlined VARIANT holding a mixed array ([1,"a"]) fails DuckLake's commit on a DuckDB-file catalog (a
+            // Postgres catalog never inlines VARIANT columns): every flush of the table goes to parquet instead.
+            NoInlining.ensure(connection, table.schema(), table.name(),
+                    "its VARIANT companions are written to parquet files, never into the catalog");
+            companionTableNotInlined = true;
+        }
         List<AlignedColumn> aligned = align(columns, live);
         if (aligned.isEmpty()) {
             throw new NoColumnToInsertException(batch.rows(), columns.size(), table.displayName());
@@ -191,18 +211,19 @@ public final class DuckLakeSink implements Sink {
         if (dual.isEmpty()) {
             return insert(batch, aligned, List.of(), null);
         }
-        try (CompanionInput input = CompanionInput.of(batch,
-                dual.stream().map(VariantCompanions.Source::batchName).toList(), allocator)) {
+        List<FlushBatch> groups = InsertSlices.of(batch, rowGroupRows, insertSliceBytes);
+        try (CompanionInput input = CompanionInput.of(batch, groups,
+                dual.stream().map(VariantCompanions.Source::batchName).toList(), shredding(attempt), allocator)) {
             long rows;
             try {
-                rows = insert(input.batch(), aligned, dual, input);
+                rows = insert(batch, aligned, dual, input);
             } catch (SQLException e) {
-                if (!CompanionFailure.absorbable(e)) {
+                if (!CompanionFailure.isOverflow(e)) {
                     throw e;
                 }
-                LOG.warnf("This %d-row flush failed with its VARIANT companions (%s: %s); writing it again without"
-                        + " companions", batch.rows(), CompanionFailure.isOverflow(e) ? "out-of-range value"
-                        : "other failure", CompanionFailure.firstLine(e));
+                LOG.warnf("This %d-row flush failed with its VARIANT companions on an integer out of range for the"
+                        + " shredded column (%s); writing it again without companions (offsets %s)", batch.rows(),
+                        CompanionFailure.firstLine(e), OffsetRange.describe(batch.ranges()));
                 rows = insert(batch, aligned, List.of(), null);
                 metrics.error(ErrorType.VARIANT_WRITE);
                 metrics.variantWriteFallback();
@@ -211,37 +232,88 @@ public final class DuckLakeSink implements Sink {
             if (input.rowsRewritten() > 0) {
                 metrics.variantValuesCoerced(input.rowsRewritten());
             }
+            reportNulled(input, dual, batch);
             return rows;
         }
     }
 
-    /** One INSERT of the aligned columns, plus the companions of {@code dual} cast from {@code input}. */
+    /**
+     * The shredding budget of attempt {@code attempt}: DuckDB's memory limit less a quarter for the rest of the write,
+     * at {@link #LEAF_BYTES} a shredded column. A retry after a failure (DuckDB out of memory among them) halves it and
+     * allows twice the INSERTs, so each INSERT analyses fewer paths; empty where DuckDB's memory is not bounded.
+     */
+    private Optional<CompanionInput.Shredding> shredding(int attempt) {
+        if (duckDbMemoryBytes.isEmpty()) {
+            return Optional.empty();
+        }
+        int halvings = Math.min(Math.max(attempt - 1, 0), 4);
+        long budget = (duckDbMemoryBytes.getAsLong() * 3 / 4) / LEAF_BYTES >> halvings;
+        long rowGroup = rowGroupSize.map(TableRowGroupSize::effectiveRows).orElse(TableRowGroupSize.DUCKLAKE_DEFAULT_ROWS);
+        return Optional.of(new CompanionInput.Shredding(rowGroup, Math.max(budget, 1), MAX_SHRED_SLICES << halvings));
+    }
+
+    /** Companions a committed flush wrote as NULL for a source that is JSON: counted and warned, per column and reason. */
+    private void reportNulled(CompanionInput input, List<VariantCompanions.Source> dual, FlushBatch batch) {
+        for (VariantCompanions.Source source : dual) {
+            Map<String, Long> reasons = input.nulled().getOrDefault(source.batchName(), Map.of());
+            for (Map.Entry<String, Long> reason : reasons.entrySet()) {
+                metrics.variantCompanionsNulled(source.companion(), reason.getKey(), reason.getValue());
+                LOG.warnf("%d row(s) of this flush got a NULL %s although their %s is JSON (%s; offsets %s)",
+                        reason.getValue(), source.companion(), source.batchName(), reason.getKey(),
+                        OffsetRange.describe(batch.ranges()));
+            }
+        }
+    }
+
+    /**
+     * The flush's rows: one INSERT per group of batches ({@link InsertSlices}), or per slice of the companions' plan
+     * ({@link CompanionInput#inserts()}); several INSERTs, rejects and offsets in one transaction.
+     */
     private long insert(FlushBatch rows, List<AlignedColumn> aligned, List<VariantCompanions.Source> dual,
                         CompanionInput input) throws SQLException {
-        StringBuilder select = new StringBuilder(
+        StringBuilder projected = new StringBuilder(
                 aligned.stream().map(AlignedColumn::projection).collect(Collectors.joining(", ")));
         for (VariantCompanions.Source s : dual) {
-            select.append(", ").append(input.projection(s.batchName())).append(" AS ")
+            projected.append(", ").append(input.projection(s.batchName())).append(" AS ")
                     .append(DuckLakeSql.ident(s.companion()));
         }
-        select.append(", NOW() AS _inserted_at");
-        String insert = "INSERT INTO " + table.qualified() + " BY NAME (SELECT " + select + " FROM ";
-        StreamQuery<Long> insertFrom = stream -> Jdbc.update(connection, insert + stream + ")");
-        List<FlushBatch> slices = InsertSlices.of(rows, rowGroupRows, insertSliceBytes);
-        if (slices.size() == 1) {
-            if (!recordsOffsets(rows) && !hasRejectsToKeep(rows)) {
-                return withStream(rows, insertFrom);
-            }
-            return withStream(rows, stream -> inOneCommit(() -> insertFrom.run(stream), rows));
-        }
-        // Several INSERTs of one flush are one transaction too, so a failed attempt leaves none of them behind.
-        return inOneCommit(() -> {
+        projected.append(", NOW() AS _inserted_at");
+        String select = "SELECT " + projected + " FROM ";
+        String into = "INSERT INTO " + table.qualified() + " BY NAME (";
+        List<CompanionInput.Insert> inserts = input != null ? input.inserts()
+                : InsertSlices.of(rows, rowGroupRows, insertSliceBytes).stream()
+                .map(g -> new CompanionInput.Insert(g, null, false)).toList();
+        String slot = input == null ? null : DuckLakeSql.ident(input.slotColumn() == null ? "" : input.slotColumn());
+        RowsInsert all = () -> {
             long written = 0;
-            for (FlushBatch slice : slices) {
-                written += withStream(slice, insertFrom);
+            for (CompanionInput.Insert insert : inserts) {
+                written += insertOne(insert, into, select, slot);
             }
             return written;
-        }, rows);
+        };
+        if (inserts.size() == 1 && !recordsOffsets(rows) && !hasRejectsToKeep(rows)) {
+            return all.run();
+        }
+        // Several INSERTs of one flush are one transaction too, so a failed attempt leaves none of them behind.
+        return inOneCommit(all, rows);
+    }
+
+    /**
+     * One INSERT. A filtered one streams the batches twice, as two registered streams, so that a slice's prefix
+     * reaches DuckDB's parquet writer before its rest ({@link ShredPlan}); DuckDB keeps a UNION ALL's order.
+     */
+    private long insertOne(CompanionInput.Insert insert, String into, String select, String slot) throws SQLException {
+        if (!insert.filtered()) {
+            return withStreams(insert.rows(), 1, s -> Jdbc.update(connection, into + select + s.get(0) + ")"));
+        }
+        ShredPlan.Slice slice = insert.slice();
+        if (!slice.hasRest()) {
+            return withStreams(insert.rows(), 1, s -> Jdbc.update(connection,
+                    into + select + s.get(0) + " WHERE " + slot + " = " + slice.prefixSlot() + ")"));
+        }
+        return withStreams(insert.rows(), 2, s -> Jdbc.update(connection,
+                into + select + s.get(0) + " WHERE " + slot + " = " + slice.prefixSlot() + " UNION ALL "
+                        + select + s.get(1) + " WHERE " + slot + " = " + slice.restSlot() + ")"));
     }
 
     /** Writes a flush's rows inside its transaction; returns how many. */
@@ -464,16 +536,31 @@ public final class DuckLakeSink implements Sink {
      * one-shot C stream, so every scan registers a fresh name over a fresh zero-copy reader and drops it afterwards.
      */
     private <T> T withStream(FlushBatch batch, StreamQuery<T> query) throws SQLException {
-        String stream = STREAM_PREFIX + (++streamSequence);
-        try (ArrowArrayStream arrow = ArrowArrayStream.allocateNew(allocator)) {
-            Data.exportArrayStream(allocator, batch.reader(allocator), arrow);
-            duck.registerArrowStream(stream, arrow);
-            try {
-                return query.run(stream);
-            } finally {
-                dropStream(stream);
+        return withStreams(batch, 1, names -> query.run(names.get(0)));
+    }
+
+    /** As {@link #withStream}, with {@code count} names over the same batch, each its own one-shot stream. */
+    private <T> T withStreams(FlushBatch batch, int count, StreamsQuery<T> query) throws SQLException {
+        List<String> names = new ArrayList<>();
+        List<ArrowArrayStream> streams = new ArrayList<>();
+        try {
+            for (int i = 0; i < count; i++) {
+                String name = STREAM_PREFIX + (++streamSequence);
+                ArrowArrayStream arrow = ArrowArrayStream.allocateNew(allocator);
+                streams.add(arrow);
+                Data.exportArrayStream(allocator, batch.reader(allocator), arrow);
+                duck.registerArrowStream(name, arrow);
+                names.add(name);
             }
+            return query.run(names);
+        } finally {
+            names.forEach(this::dropStream);
+            streams.forEach(ArrowArrayStream::close);
         }
+    }
+
+    private interface StreamsQuery<T> {
+        T run(List<String> streams) throws SQLException;
     }
 
     private void dropStream(String stream) {

@@ -27,7 +27,6 @@ import java.util.List;
 final class LakeRejects {
 
     private static final Logger LOG = Logger.getLogger(LakeRejects.class);
-    private static final String INLINING_OPTION = "data_inlining_row_limit";
     static final String TABLE = "_millpond_rejects";
     /** Added after the first release: lakes created before it get it by ALTER, and their older rows hold NULL. */
     static final String TRUNCATED_COLUMN = "value_truncated";
@@ -80,25 +79,7 @@ final class LakeRejects {
      * setting it at the same moment) costs only speed, so it is logged, not raised.
      */
     void ensureNotInlined() {
-        try {
-            try (PreparedStatement ps = connection.prepareStatement("SELECT 1 FROM lake.options() WHERE option_name = ?"
-                    + " AND scope = 'TABLE' AND scope_entry = ?")) {
-                ps.setString(1, INLINING_OPTION);
-                ps.setString(2, schema + "." + TABLE);
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (rs.next()) {
-                        return;
-                    }
-                }
-            }
-            Jdbc.execute(connection, "CALL lake.set_option(" + DuckLakeSql.literal(INLINING_OPTION) + ", 0, schema => "
-                    + DuckLakeSql.literal(schema) + ", table_name => " + DuckLakeSql.literal(TABLE) + ")");
-            LOG.infof("DuckLake option %s set to 0 for the table %s.%s: rejects go to parquet files, not the catalog",
-                    INLINING_OPTION, schema, TABLE);
-        } catch (SQLException e) {
-            LOG.warnf("Could not set the DuckLake option %s=0 on %s.%s: %s", INLINING_OPTION, schema, TABLE,
-                    String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
-        }
+        NoInlining.ensure(connection, schema, TABLE, "rejects go to parquet files, not the catalog");
     }
 
     private boolean hasTruncatedColumn() throws SQLException {

@@ -25,6 +25,14 @@ final class LakeTable {
         this.qualified = "lake." + DuckLakeSql.ident(schema) + "." + DuckLakeSql.ident(table);
     }
 
+    String schema() {
+        return schema;
+    }
+
+    String name() {
+        return table;
+    }
+
     String qualified() {
         return qualified;
     }

@@ -32,12 +32,20 @@ final class TableRowGroupSize {
     private final String table;
     private final long rows;
     private boolean checked;
+    /** The row group the table's files get, once {@link #ensure} has looked; the budget's value until then. */
+    private long effective;
 
     TableRowGroupSize(Connection connection, String schema, String table, long rows) {
         this.connection = connection;
         this.schema = schema;
         this.table = table;
         this.rows = rows;
+        this.effective = rows;
+    }
+
+    /** The rows of the table's parquet row groups: what DuckDB analyses of a file to decide its VARIANT shredding. */
+    long effectiveRows() {
+        return effective;
     }
 
     /** Once per sink, after the table exists. */
@@ -55,11 +63,14 @@ final class TableRowGroupSize {
                             + DuckLakeSql.literal(schema + "." + table) + "))")) {
                 while (rs.next()) {
                     if (!"GLOBAL".equals(rs.getString(1))) {
-                        return; // an operator's (or an earlier start's) choice for this table or schema stands
+                        // An operator's (or an earlier start's) choice for this table or schema stands.
+                        effective = Long.parseLong(rs.getString(2).strip());
+                        return;
                     }
                     global = Long.parseLong(rs.getString(2).strip());
                 }
             }
+            effective = Math.min(global, rows);
             if (global > rows) {
                 Jdbc.execute(connection, "CALL lake.set_option(" + DuckLakeSql.literal(OPTION) + ", "
                         + DuckLakeSql.literal(Long.toString(rows)) + ", schema => " + DuckLakeSql.literal(schema)

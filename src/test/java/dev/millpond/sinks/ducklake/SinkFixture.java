@@ -172,6 +172,13 @@ final class SinkFixture implements AutoCloseable {
         return types;
     }
 
+    /** {@code millpond_variant_companions_nulled_total{column, reason}}. */
+    double nulled(String column, String reason) {
+        Counter c = registry.find("millpond.variant.companions.nulled").tag("column", column).tag("reason", reason)
+                .counter();
+        return c == null ? 0 : c.count();
+    }
+
     double counter(String name, String label, String value) {
         Counter c = label == null ? registry.find(name).counter() : registry.find(name).tag(label, value).counter();
         return c == null ? 0 : c.count();

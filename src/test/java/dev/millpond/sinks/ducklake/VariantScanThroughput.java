@@ -49,7 +49,8 @@ public final class VariantScanThroughput {
             for (int round = 0; round < rounds; round++) {
                 long cpu0 = threads.getCurrentThreadCpuTime();
                 long t0 = System.nanoTime();
-                try (CompanionInput input = CompanionInput.of(flush, List.of("properties"), allocator)) {
+                try (CompanionInput input = CompanionInput.of(flush, List.of(flush), List.of("properties"),
+                        java.util.Optional.of(new CompanionInput.Shredding(8192, 266, 8)), allocator)) {
                     double cpuMs = (threads.getCurrentThreadCpuTime() - cpu0) / 1e6;
                     System.out.printf("round %d: %,d rows (%.1f MB of properties) scanned in %.1f ms wall, %.1f ms"
                                     + " CPU = %.2f µs/row, %d rows rewritten%n", round, rows, propertiesBytes / 1e6,
