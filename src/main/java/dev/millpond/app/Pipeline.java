@@ -69,7 +69,7 @@ public final class Pipeline implements AutoCloseable {
             MemoryBudget budget = MemoryBudget.plan(ContainerMemory.detect(System.getenv()),
                     Runtime.getRuntime().maxMemory(), config.flushSizeBytes(),
                     Runtime.getRuntime().availableProcessors(), config.overlapWrites(),
-                    config.writesVariantCompanions());
+                    config.variantCompanions());
             LOG.info(budget.describe(config.explicitDuckDbMemoryLimit()));
             // Arrow's default rounds every buffer up to a power of two (a 0.8 MB text column takes 1 MiB): ~25 % more
             // memory for the pending rows. 4 KiB segments waste at most a page per buffer.

@@ -100,9 +100,9 @@ public record MillpondConfig(
         return destinationConfig instanceof DuckLakeConfig d ? d.memoryLimit() : Optional.empty();
     }
 
-    /** Whether MILLPOND_VARIANT_COLUMNS names any source: DuckLake then writes VARIANT companions. */
-    public boolean writesVariantCompanions() {
-        return destinationConfig instanceof DuckLakeConfig d && !d.variantColumns().sources().isEmpty();
+    /** The sources MILLPOND_VARIANT_COLUMNS names when DuckLake is the destination: the companions it writes. */
+    public int variantCompanions() {
+        return destinationConfig instanceof DuckLakeConfig d ? d.variantColumns().sources().size() : 0;
     }
 
     /** The hoglake group; fails if another destination is selected. */

@@ -26,9 +26,10 @@ import java.util.Optional;
  *       the response's values and the changed set exist beside it, so up to three times that share for a moment.
  *       The response body itself is parsed as it arrives and never held;</li>
  *   <li><b>DuckDB</b>: {@code memory_limit}, what is left; an explicit {@code DUCKDB_MEMORY_LIMIT} wins;</li>
- *   <li><b>VARIANT shredding</b>: when VARIANT companions are written, {@link #VARIANT_RESERVE_SHARE} of the limit is
- *       held back from Arrow and DuckDB: DuckDB builds and shreds the companions with memory its
- *       {@code memory_limit} does not count, and the slower writes keep two full flushes alive;</li>
+ *   <li><b>VARIANT companions</b>: DuckDB shreds each companion into parquet columns whose memory its
+ *       {@code memory_limit} counts (a 1 MiB dictionary per column, docs/variant.md), so with {@code N} companions
+ *       Arrow's share is capped at {@code 1 / (2 + N)} of what is left and DuckDB gets the rest; the sink then plans
+ *       each INSERT to fit DuckDB's share;</li>
  *   <li><b>slack</b>: what no allocator accounts for — malloc fragmentation (the image sets
  *       {@code MALLOC_ARENA_MAX=2}), DuckDB allocations outside its buffer manager, the Arrow C stream.</li>
  * </ul>
@@ -46,12 +47,11 @@ import java.util.Optional;
  * @param duckdbThreads     DuckDB's {@code threads}
  * @param kafkaFetchBytes   the consumer's {@code fetch.max.bytes}
  * @param overlapWrites     whether two flushes are alive at once (one written while the next fills)
- * @param variantReserveBytes held back for DuckDB's VARIANT shredding outside its {@code memory_limit}; 0 without
- *                          VARIANT companions
+ * @param variantCompanions the VARIANT companions the sink writes (MILLPOND_VARIANT_COLUMNS on DuckLake)
  */
 public record MemoryBudget(Optional<Long> limitBytes, String source, long heapBytes, long jvmNativeBytes,
                            long arrowPendingBytes, long arrowBytes, Optional<Long> duckdbBytes, int duckdbThreads,
-                           long kafkaFetchBytes, boolean overlapWrites, long variantReserveBytes) {
+                           long kafkaFetchBytes, boolean overlapWrites, int variantCompanions) {
 
     /** The most rejects a pending flush holds before it is flushed: a sixteenth of the heap, 1 to 16 MiB. */
     public long rejectsPendingBytes() {
@@ -78,12 +78,6 @@ public record MemoryBudget(Optional<Long> limitBytes, String source, long heapBy
     static final double ARROW_OVERHEAD = 1.15;
     static final long DUCKDB_FLOOR = 128 * MIB;
     /**
-     * With VARIANT companions (PostHog events, {@code properties} as the source, 1 GiB pod): peak RSS 794–868 MiB when
-     * planned like any pod, 628 MiB when Arrow and DuckDB were planned for 800 MiB, i.e. with 224 MiB — 7/32 of the
-     * limit — held back (docs/performance.md).
-     */
-    static final double VARIANT_RESERVE_SHARE = 7.0 / 32;
-    /**
      * The fetch response bound: at most an eighth of the heap, and at most what one socket read may ask of the JDK's
      * temporary direct buffers. The JDK reads a socket into a heap buffer through a temporary direct buffer of the
      * heap buffer's remaining size; Kafka reads a whole fetch response into one heap buffer, a few tens of KB per
@@ -109,12 +103,12 @@ public record MemoryBudget(Optional<Long> limitBytes, String source, long heapBy
      */
     public static MemoryBudget plan(Optional<ContainerMemory> limit, long heapBytes, long flushSize, int processors,
                                     boolean overlapWrites) {
-        return plan(limit, heapBytes, flushSize, processors, overlapWrites, false);
+        return plan(limit, heapBytes, flushSize, processors, overlapWrites, 0);
     }
 
-    /** @param variantCompanions whether the sink writes VARIANT companions (MILLPOND_VARIANT_COLUMNS on DuckLake) */
+    /** @param variantCompanions the VARIANT companions the sink writes (MILLPOND_VARIANT_COLUMNS on DuckLake) */
     public static MemoryBudget plan(Optional<ContainerMemory> limit, long heapBytes, long flushSize, int processors,
-                                    boolean overlapWrites, boolean variantCompanions) {
+                                    boolean overlapWrites, int variantCompanions) {
         int threads = Math.max(1, Math.min(processors, 2));
         long jvmNative = JVM_NATIVE_BASE + heapBytes / 16;
         long fetch = Math.max(4 * MIB, Math.min(KAFKA_FETCH_MAX, heapBytes / 8));
@@ -122,25 +116,33 @@ public record MemoryBudget(Optional<Long> limitBytes, String source, long heapBy
         if (limit.isEmpty()) {
             long pending = flushSize > 0 ? (long) (flushSize * ARROW_OVERHEAD) + 64 * MIB : 64 * MIB;
             return new MemoryBudget(Optional.empty(), "none", heapBytes, jvmNative, pending, 2 * flushes * pending,
-                    Optional.empty(), threads, fetch, overlapWrites, 0);
+                    Optional.empty(), threads, fetch, overlapWrites, variantCompanions);
         }
         long total = limit.get().bytes();
         long slack = total / 10;
-        long variantReserve = variantCompanions ? (long) (total * VARIANT_RESERVE_SHARE) : 0;
-        long free = total - heapBytes - jvmNative - slack - variantReserve;
+        long free = total - heapBytes - jvmNative - slack;
         // Arrow gets room for each live flush's pending rows and as much again for its copies: up to what is left
         // beyond DuckDB's floor, and, when two flushes are alive, at most half of what is left (DuckDB writes one
         // of them meanwhile, so it needs its share as much as ever).
         long wanted = flushSize > 0 ? (long) (flushSize * ARROW_OVERHEAD) + 16 * MIB : 32 * MIB;
         long room = overlapWrites ? Math.min(free / 2, free - DUCKDB_FLOOR) : free - DUCKDB_FLOOR;
+        if (variantCompanions > 0) {
+            room = Math.min(room, free / (2 + variantCompanions));
+        }
         long arrow = Math.max(32 * MIB, Math.min(2 * flushes * wanted, room));
         long duckdb = Math.max(DUCKDB_FLOOR, free - arrow);
         return new MemoryBudget(Optional.of(total), limit.get().source(), heapBytes, jvmNative,
-                arrow / (2 * flushes), arrow, Optional.of(duckdb), threads, fetch, overlapWrites, variantReserve);
+                arrow / (2 * flushes), arrow, Optional.of(duckdb), threads, fetch, overlapWrites, variantCompanions);
     }
 
     /** Rows per parquet row group: DuckDB buffers one per thread (docs/memory.md). */
     static final long ROW_GROUP_ROWS = 8_192;
+    /**
+     * Rows per parquet row group of a table with VARIANT companions: DuckDB decides a file's shredded columns from its
+     * first row group alone, and a smaller one lets the sink fill it with the rows whose keys most rows share, so the
+     * rest of a flush follows it unanalysed (docs/variant.md); each shredded column also buffers fewer rows.
+     */
+    static final long VARIANT_ROW_GROUP_ROWS = 2_048;
 
     /**
      * The most Arrow bytes one INSERT may carry when a row group of the table's rows would be larger: a quarter of
@@ -153,7 +155,7 @@ public record MemoryBudget(Optional<Long> limitBytes, String source, long heapBy
 
     /** The row group bound of the sink's table, which DuckDB buffers once per thread. */
     public long rowGroupRows() {
-        return ROW_GROUP_ROWS;
+        return variantCompanions > 0 ? VARIANT_ROW_GROUP_ROWS : ROW_GROUP_ROWS;
     }
 
     /** DuckDB's {@code memory_limit} as a SQL value, e.g. {@code 300MiB}. */
@@ -179,8 +181,9 @@ public record MemoryBudget(Optional<Long> limitBytes, String source, long heapBy
                 total / MIB, source, heapBytes / MIB,
                 jvmNativeBytes / MIB, arrowBytes / MIB, arrowPendingBytes / MIB,
                 overlapWrites ? ", two flushes alive" : "", duck,
-                variantReserveBytes > 0 ? " + VARIANT shredding " + variantReserveBytes / MIB : "",
-                (total - heapBytes - jvmNativeBytes - arrowBytes - duckdbBytes.orElse(0L) - variantReserveBytes) / MIB,
+                variantCompanions > 0 ? " (shredding " + variantCompanions + " VARIANT companion"
+                        + (variantCompanions > 1 ? "s" : "") + ")" : "",
+                (total - heapBytes - jvmNativeBytes - arrowBytes - duckdbBytes.orElse(0L)) / MIB,
                 duckdbThreads, kafkaFetchBytes / MIB, rejectsPendingBytes() / MIB, includeValuesBytes() / MIB);
     }
 }

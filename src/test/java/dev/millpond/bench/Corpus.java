@@ -14,6 +14,8 @@ import java.util.regex.Pattern;
  *   <li>{@code posthog} (default): ~1.19 KB PostHog-shaped events, 9 top-level keys ({@link PostHogEvents});</li>
  *   <li>{@code small}: ~314-byte events, 10 top-level keys ({@link SampleEvents});</li>
  *   <li>{@code posthog8k}: ~8.2 KB PostHog-shaped events, the same 9 top-level keys ({@link LargePostHogEvents});</li>
+ *   <li>{@code posthog-variant}: PostHog-shaped events with four JSON object columns, one in eight hostile for VARIANT
+ *       dual-write ({@link VariantPostHogEvents});</li>
  *   <li>{@code wide<N>}, e.g. {@code wide10}, {@code wide100}, {@code wide1000}: flat events of exactly N top-level
  *       keys of mixed types ({@link WideEvents}).</li>
  * </ul>
@@ -38,6 +40,9 @@ public record Corpus(String name, String description, LongFunction<byte[]> gener
             case "posthog8k" -> {
                 return new Corpus(name, "8 KB PostHog-shaped", LargePostHogEvents::event);
             }
+            case "posthog-variant" -> {
+                return new Corpus(name, "PostHog-shaped, hostile for VARIANT", VariantPostHogEvents::event);
+            }
             default -> {
                 Matcher m = WIDE.matcher(name);
                 if (m.matches()) {
@@ -48,7 +53,7 @@ public record Corpus(String name, String description, LongFunction<byte[]> gener
                     }
                 }
                 throw new IllegalArgumentException("-Dbench.corpus=" + name + " is none of posthog, small,"
-                        + " posthog8k, wide<N> (N >= 2 top-level keys, e.g. wide10, wide100, wide1000)");
+                        + " posthog8k, posthog-variant, wide<N> (N >= 2 top-level keys, e.g. wide10, wide100, wide1000)");
             }
         }
     }

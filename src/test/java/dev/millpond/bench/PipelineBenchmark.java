@@ -1,6 +1,8 @@
 package dev.millpond.bench;
 
 import dev.millpond.testsupport.AppProcess;
+import dev.millpond.testsupport.MemoryCgroup;
+import dev.millpond.testsupport.PodShape;
 import dev.millpond.testsupport.DuckLakeStack;
 import dev.millpond.testsupport.KafkaBroker;
 import dev.millpond.testsupport.MillpondEnvironment;

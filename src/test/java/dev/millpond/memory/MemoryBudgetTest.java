@@ -90,34 +90,36 @@ class MemoryBudgetTest {
     }
 
     /**
-     * VARIANT companions hold back their reserve from Arrow and DuckDB: whatever the limit and FLUSH_SIZE, the parts
-     * and the reserve fit the limit less its slack, and neither Arrow nor DuckDB gets more than without companions.
+     * VARIANT companions are shredded inside DuckDB's memory limit, so they move memory from Arrow to DuckDB: whatever
+     * the limit, FLUSH_SIZE and the number of companions, the parts fit the limit less its slack, Arrow gets no more
+     * and DuckDB no less than without companions, and more companions never give DuckDB less.
      */
     @Test
-    void variantCompanionsHoldBackTheirReserveFromArrowAndDuckDb() {
+    void variantCompanionsMoveMemoryFromArrowToDuckDbOneShareEach() {
         Random random = new Random(19);
         for (int i = 0; i < 2_000; i++) {
             long limit = (768 + random.nextInt(8 * 1024)) * MIB;
             long heap = limit / 5;
             long flushSize = random.nextInt(10) == 0 ? 0 : (long) (Math.pow(10, 4 + random.nextDouble() * 6));
             Optional<ContainerMemory> memory = Optional.of(new ContainerMemory(limit, "cgroup"));
-            MemoryBudget plain = MemoryBudget.plan(memory, heap, flushSize, 2, true, false);
-            MemoryBudget variant = MemoryBudget.plan(memory, heap, flushSize, 2, true, true);
-            assertEquals(0, plain.variantReserveBytes());
-            assertTrue(variant.variantReserveBytes() >= limit / 5, variant.toString());
-            long parts = variant.heapBytes() + variant.jvmNativeBytes() + variant.arrowBytes()
-                    + variant.duckdbBytes().orElseThrow() + variant.variantReserveBytes();
-            assertTrue(parts <= limit - limit / 10 || variant.duckdbBytes().orElseThrow() == 128 * MIB,
-                    "limit " + limit + ", flush " + flushSize + ": " + variant);
-            assertTrue(variant.arrowBytes() <= plain.arrowBytes(), plain + " / " + variant);
-            assertTrue(variant.duckdbBytes().orElseThrow() <= plain.duckdbBytes().orElseThrow(), plain + " / " + variant);
+            MemoryBudget plain = MemoryBudget.plan(memory, heap, flushSize, 2, true, 0);
+            long previousDuckDb = plain.duckdbBytes().orElseThrow();
+            for (int companions = 1; companions <= 4; companions++) {
+                MemoryBudget variant = MemoryBudget.plan(memory, heap, flushSize, 2, true, companions);
+                long parts = variant.heapBytes() + variant.jvmNativeBytes() + variant.arrowBytes()
+                        + variant.duckdbBytes().orElseThrow();
+                assertTrue(parts <= limit - limit / 10 || variant.duckdbBytes().orElseThrow() == 128 * MIB,
+                        "limit " + limit + ", flush " + flushSize + ": " + variant);
+                assertTrue(variant.arrowBytes() <= plain.arrowBytes(), plain + " / " + variant);
+                assertTrue(variant.duckdbBytes().orElseThrow() >= previousDuckDb, plain + " / " + variant);
+                previousDuckDb = variant.duckdbBytes().orElseThrow();
+            }
         }
-        // The shipped pod with VARIANT on: planned as the measured 800 MiB pod was (flush at ~49 MiB, DuckDB ~198).
-        MemoryBudget shipped = MemoryBudget.plan(Optional.of(new ContainerMemory(1024 * MIB, "cgroup")), 199 * MIB,
-                104_857_600, 2, true, true);
-        assertEquals(224 * MIB, shipped.variantReserveBytes());
-        assertTrue(shipped.arrowPendingBytes() < 56 * MIB, shipped.toString());
-        assertTrue(shipped.describe(Optional.empty()).contains("VARIANT shredding 224"),
+        // The shipped pod with two companions: DuckDB gets well over the ~250 MiB two PostHog companions shred into.
+        MemoryBudget shipped = MemoryBudget.plan(Optional.of(new ContainerMemory(1024 * MIB, "cgroup")), 206 * MIB,
+                104_857_600, 2, true, 2);
+        assertTrue(shipped.duckdbBytes().orElseThrow() >= 400 * MIB, shipped.toString());
+        assertTrue(shipped.describe(Optional.empty()).contains("shredding 2 VARIANT companions"),
                 shipped.describe(Optional.empty()));
     }
 

@@ -50,10 +50,11 @@ public final class VariantOracle {
         return Optional.of(quoteWindow(tree));
     }
 
-    /** Strict JSON, or null when {@code text} is not JSON. */
+    /** Strict JSON, or null when {@code text} is not JSON (empty text is not: Jackson reads it as a missing node). */
     public static JsonNode parse(String text) {
         try {
-            return JSON.readTree(text);
+            JsonNode tree = JSON.readTree(text);
+            return tree == null || tree.isMissingNode() ? null : tree;
         } catch (JsonProcessingException e) {
             return null;
         }

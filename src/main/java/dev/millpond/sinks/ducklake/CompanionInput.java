@@ -124,6 +124,10 @@ final class CompanionInput implements AutoCloseable {
         byte[] scratch = new byte[1024];
         for (FlushBatch group : groups) {
             RowPaths rowPaths = new RowPaths();
+            // In a group smaller than a row group DuckDB analyses every row, so a value wider than the whole budget
+            // can never be written with its companion; in a larger one it can, behind the rows DuckDB analyses.
+            long aloneLimit = shredding.filter(b -> group.rows() < b.rowGroupRows())
+                    .map(Shredding::leafBudget).orElse(Long.MAX_VALUE);
             int groupStart = group.batches().isEmpty() ? 0 : firstRow.get(group.batches().get(0));
             int g = groupStart;
             for (VectorSchemaRoot root : group.batches()) {
@@ -149,6 +153,12 @@ final class CompanionInput implements AutoCloseable {
                         data.getBytes(from, scratch, 0, length);
                         int mark = rowPaths.size();
                         CompanionScan.Outcome outcome = scan.scan(scratch, 0, length, roots[s], rowPaths);
+                        if (outcome == CompanionScan.Outcome.SHREDDABLE && leaves(rowPaths, mark, paths) > aloneLimit) {
+                            rowPaths.truncate(mark);
+                            replaced.get(s).put(g, Uint64WindowRewrite.NULL_COMPANION);
+                            count(nulled, sources.get(s), SHRED_WIDTH, 1);
+                            continue;
+                        }
                         if (outcome == CompanionScan.Outcome.SHREDDABLE) {
                             shreddable.get(s).set(g);
                             if (scan.windowInteger()) {
@@ -214,6 +224,18 @@ final class CompanionInput implements AutoCloseable {
             }
         }
         return new CompanionInput(Map.copyOf(hidden), slotName, List.copyOf(inserts), rewritten, nulled, owned);
+    }
+
+    /** The leaves of the nodes the scan added after {@code mark}: what the value alone would shred into. */
+    private static long leaves(RowPaths rows, int mark, ShredPaths paths) {
+        long sum = 0;
+        for (int i = mark; i < rows.size(); i++) {
+            sum += paths.leaves(rows.node(i));
+            if (sum < 0) {
+                return Long.MAX_VALUE;
+            }
+        }
+        return sum;
     }
 
     private static void count(Map<String, Map<String, Long>> nulled, String source, String reason, long rows) {

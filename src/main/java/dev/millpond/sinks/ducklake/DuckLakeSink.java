@@ -44,12 +44,18 @@ public final class DuckLakeSink implements Sink {
     private static final String STREAM_PREFIX = "_arrow_batch_";
     /**
      * DuckDB's memory for one shredded VARIANT column, as its memory limit counts it: a string dictionary of 1 MiB for
-     * each {@code value} and text {@code typed_value} column, plus the column's share of a row group (1.14–1.19 MiB a
-     * column measured on PostHog events, docs/variant.md).
+     * each {@code value} and text {@code typed_value} column, plus the column's share of a row group (0.6–1.2 MiB a
+     * column measured, docs/variant.md).
      */
     static final long LEAF_BYTES = 1_310_720;
+    /**
+     * What DuckDB takes for any INSERT with VARIANT companions beside their columns: on a Postgres catalog one block of
+     * 76.5 MiB whatever the rows or their keys (a DuckDB-file catalog needs none), so a limit below ~80 MiB cannot
+     * write a companion at all (docs/variant.md).
+     */
+    static final long VARIANT_INSERT_BYTES = 80L << 20;
     /** The most INSERTs the companions' plan may cut one group of a flush into at the first attempt. */
-    static final int MAX_SHRED_SLICES = 8;
+    static final int MAX_SHRED_SLICES = 16;
 
     private final MillpondMetrics metrics;
     private final BufferAllocator allocator;
@@ -238,8 +244,8 @@ public final class DuckLakeSink implements Sink {
     }
 
     /**
-     * The shredding budget of attempt {@code attempt}: DuckDB's memory limit less a quarter for the rest of the write,
-     * at {@link #LEAF_BYTES} a shredded column. A retry after a failure (DuckDB out of memory among them) halves it and
+     * The shredding budget of attempt {@code attempt}: DuckDB's memory limit less a quarter for the rest of the write
+     * and {@link #VARIANT_INSERT_BYTES}, at {@link #LEAF_BYTES} a shredded column. A retry after a failure (DuckDB out of memory among them) halves it and
      * allows twice the INSERTs, so each INSERT analyses fewer paths; empty where DuckDB's memory is not bounded.
      */
     private Optional<CompanionInput.Shredding> shredding(int attempt) {
@@ -247,7 +253,7 @@ public final class DuckLakeSink implements Sink {
             return Optional.empty();
         }
         int halvings = Math.min(Math.max(attempt - 1, 0), 4);
-        long budget = (duckDbMemoryBytes.getAsLong() * 3 / 4) / LEAF_BYTES >> halvings;
+        long budget = Math.max(0, duckDbMemoryBytes.getAsLong() * 3 / 4 - VARIANT_INSERT_BYTES) / LEAF_BYTES >> halvings;
         long rowGroup = rowGroupSize.map(TableRowGroupSize::effectiveRows).orElse(TableRowGroupSize.DUCKLAKE_DEFAULT_ROWS);
         return Optional.of(new CompanionInput.Shredding(rowGroup, Math.max(budget, 1), MAX_SHRED_SLICES << halvings));
     }

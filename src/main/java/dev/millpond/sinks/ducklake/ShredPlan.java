@@ -98,14 +98,7 @@ record ShredPlan(int[] slot, List<Slice> slices, BitSet tooWide) {
                     uncovered[u++] = r;
                 }
             }
-            if (c >= rowGroupRows) {
-                assign(slot, covered, c, s);
-                assign(slot, uncovered, u, s + 1);
-                slices.add(new Slice(s, u > 0 ? s + 1 : -1));
-                left = 0;
-                break;
-            }
-            // Too few rows share the cheapest paths to fill a row group: this slice is analysed whole.
+            // The rows made only of the cheapest paths, then the others by what they add while the union fits.
             boolean[] inGroup = new boolean[nodes];
             long groupLeaves = 0;
             for (int k = 0; k < c; k++) {
@@ -136,6 +129,15 @@ record ShredPlan(int[] slot, List<Slice> slices, BitSet tooWide) {
             }
             Arrays.sort(group, 0, g);
             assign(slot, group, g, s);
+            if (g >= rowGroupRows && restCount > 0) {
+                // A full row group of them: DuckDB analyses no further, so every other row follows in the same file.
+                Arrays.sort(rest, 0, restCount);
+                assign(slot, rest, restCount, s + 1);
+                slices.add(new Slice(s, s + 1));
+                left = 0;
+                break;
+            }
+            // Too few to fill a row group: this slice is analysed whole, and the rows left make the next ones.
             slices.add(new Slice(s, -1));
             Arrays.sort(rest, 0, restCount);
             remaining = rest;

@@ -1,4 +1,4 @@
-package dev.millpond.bench;
+package dev.millpond.testsupport;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -8,7 +8,7 @@ import java.nio.file.Path;
  * A cgroup v1 memory group with a pod's limit, for the app under test: the kernel holds the process (heap, native,
  * DuckDB, page cache it dirties) to the limit and OOM-kills past it, as the kubelet's cgroup does.
  */
-final class MemoryCgroup implements AutoCloseable {
+public final class MemoryCgroup implements AutoCloseable {
 
     static final Path ROOT = Path.of("/sys/fs/cgroup/memory");
 
@@ -19,7 +19,7 @@ final class MemoryCgroup implements AutoCloseable {
     }
 
     /** @throws IllegalStateException naming what is missing when cgroup v1's memory controller is not writable */
-    static MemoryCgroup create(String name, long limitBytes) {
+    public static MemoryCgroup create(String name, long limitBytes) {
         if (!Files.isRegularFile(ROOT.resolve("memory.limit_in_bytes"))) {
             throw new IllegalStateException("The benchmark runs the app inside a cgroup v1 memory group, but "
                     + ROOT + " is not a cgroup v1 memory controller (no memory.limit_in_bytes); run it where cgroup v1"
@@ -47,20 +47,20 @@ final class MemoryCgroup implements AutoCloseable {
         }
     }
 
-    Path tasks() {
+    public Path tasks() {
         return dir.resolve("tasks");
     }
 
-    long maxUsageBytes() {
+    public long maxUsageBytes() {
         return read("memory.max_usage_in_bytes");
     }
 
-    long failCount() {
+    public long failCount() {
         return read("memory.failcnt");
     }
 
     /** {@code oom_kill} of {@code memory.oom_control}: processes the kernel killed for this group's limit. */
-    long oomKills() {
+    public long oomKills() {
         try {
             for (String line : Files.readAllLines(dir.resolve("memory.oom_control"))) {
                 if (line.startsWith("oom_kill ")) {

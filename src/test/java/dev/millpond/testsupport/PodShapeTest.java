@@ -1,4 +1,4 @@
-package dev.millpond.bench;
+package dev.millpond.testsupport;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package dev.millpond.bench;
+package dev.millpond.testsupport;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
