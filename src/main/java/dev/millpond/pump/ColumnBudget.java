@@ -27,6 +27,11 @@ import dev.millpond.vocabulary.ColumnNames;
  * Names are compared ignoring case ({@link ColumnNames}, the rule both sinks apply). The known set is the live
  * table (refreshed after each flush) plus what this process admitted since; pods racing to the bound are caught by
  * the sink, which never adds past it.
+ *
+ * <p>A spelling of a known column that neither the table nor the flush has had yet ({@code Foo} beside {@code foo})
+ * widens no table, but it is a column of its own in the buffer and the flush's unification until the sink merges or
+ * drops it, so it counts against the per-flush bound like a new column: keys arriving in ever new casings cannot
+ * multiply the flush's columns without limit.
  */
 public final class ColumnBudget {
 
@@ -40,6 +45,10 @@ public final class ColumnBudget {
     private final Set<String> known = new HashSet<>();
     /** Admitted since the last {@link #handedOff()}: the flush still being filled brings these. */
     private final Set<String> addedSinceHandOff = new HashSet<>();
+    /** Exact spellings known, as {@link #known} holds folded names: any other spelling is a column of its own. */
+    private final Set<String> spellings = new HashSet<>();
+    /** The spellings admitted since the last {@link #handedOff()}, as {@link #addedSinceHandOff}. */
+    private final Set<String> spellingsSinceHandOff = new HashSet<>();
     private int addedThisFlush;
 
     /**
@@ -68,6 +77,7 @@ public final class ColumnBudget {
     public void handedOff() {
         addedSinceHandOff.clear();
         addedThisFlush = 0;
+        spellingsSinceHandOff.clear();
     }
 
     /**
@@ -77,10 +87,13 @@ public final class ColumnBudget {
     public void landed(Collection<String> liveColumns) {
         known.clear();
         known.add(INSERTED_AT);
+        spellings.clear();
         for (String c : liveColumns) {
             known.add(fold(c));
+            spellings.add(c);
         }
         known.addAll(addedSinceHandOff);
+        spellings.addAll(spellingsSinceHandOff);
     }
 
     /**
@@ -94,7 +107,7 @@ public final class ColumnBudget {
         List<Integer> candidates = new ArrayList<>();
         for (int c = 0; c < fields.size(); c++) {
             String name = fields.get(c).getName();
-            if (!known.contains(fold(name)) && becomesColumn.test(name)) {
+            if ((!known.contains(fold(name)) || !spellings.contains(name)) && becomesColumn.test(name)) {
                 candidates.add(c);
             }
         }
@@ -102,15 +115,33 @@ public final class ColumnBudget {
         // must not take the places of a key that many records share. Ties keep first-appearance order.
         candidates.sort(Comparator.comparingInt((Integer c) -> root.getVector(c).getNullCount()));
         List<Integer> added = new ArrayList<>();
+        Set<Integer> widening = new HashSet<>();
         List<Integer> overflow = new ArrayList<>();
         for (int c : candidates) {
-            String name = fold(fields.get(c).getName());
-            if (!known.contains(name) && known.size() < maxTableColumns && addedThisFlush < maxNewColumnsPerFlush) {
+            String spelling = fields.get(c).getName();
+            String name = fold(spelling);
+            if (known.contains(name)) {
+                // Another spelling of a known column: no wider table, but a column of its own until the sink.
+                if (spellings.contains(spelling)) {
+                    continue;
+                }
+                if (addedThisFlush < maxNewColumnsPerFlush) {
+                    spellings.add(spelling);
+                    spellingsSinceHandOff.add(spelling);
+                    addedThisFlush++;
+                    added.add(c);
+                } else {
+                    overflow.add(c);
+                }
+            } else if (known.size() < maxTableColumns && addedThisFlush < maxNewColumnsPerFlush) {
                 known.add(name);
                 addedSinceHandOff.add(name);
+                spellings.add(spelling);
+                spellingsSinceHandOff.add(spelling);
                 addedThisFlush++;
                 added.add(c);
-            } else if (!known.contains(name)) {
+                widening.add(c);
+            } else {
                 overflow.add(c);
             }
         }
@@ -145,8 +176,13 @@ public final class ColumnBudget {
         for (int c : added) {
             // A column only the set-aside rows had must not widen the table for nothing: give its place back.
             if (!hasValueIn(root.getVector(c), keptRows, kept)) {
-                known.remove(fold(fields.get(c).getName()));
-                addedSinceHandOff.remove(fold(fields.get(c).getName()));
+                String spelling = fields.get(c).getName();
+                if (widening.contains(c)) {
+                    known.remove(fold(spelling));
+                    addedSinceHandOff.remove(fold(spelling));
+                }
+                spellings.remove(spelling);
+                spellingsSinceHandOff.remove(spelling);
                 addedThisFlush--;
                 dropped.add(c);
             }

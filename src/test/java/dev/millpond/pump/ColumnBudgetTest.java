@@ -144,6 +144,37 @@ class ColumnBudgetTest {
         }
     }
 
+    @Test
+    void keysInEverNewCasingsCountAgainstThePerFlushBoundAndTheirRecordsAreSetAside() {
+        try (BufferAllocator allocator = new RootAllocator()) {
+            ColumnBudget budget = new ColumnBudget(1_000, 20, allocator, name -> true);
+            budget.flushed(List.of("seq", "props_variant", "_inserted_at"));
+            Random random = new Random(5);
+            List<String> records = new ArrayList<>();
+            for (int i = 0; i < 500; i++) {
+                StringBuilder key = new StringBuilder();
+                for (char ch : "props_variant".toCharArray()) {
+                    key.append(random.nextBoolean() ? Character.toUpperCase(ch) : ch);
+                }
+                records.add("{\"seq\":" + i + ",\"" + key + "\":1}");
+            }
+
+            ColumnBudget.Admitted admitted = budget.admit(convert(allocator, records.toArray(String[]::new)));
+
+            try (VectorSchemaRoot kept = admitted.root()) {
+                // The live spelling and at most 20 others: the buffer's columns stay bounded.
+                assertThat(kept.getSchema().getFields()).hasSizeLessThanOrEqualTo(2 + 20);
+                assertThat(kept.getRowCount() + admitted.rejectedRows().length).isEqualTo(500);
+                assertThat(admitted.rejectedRows().length).isGreaterThan(300);
+            }
+            // The live spelling itself is never a new column.
+            budget.handedOff();
+            ColumnBudget.Admitted live = budget.admit(convert(allocator, "{\"seq\":1,\"props_variant\":2}"));
+            assertThat(live.rejectedRows()).isEmpty();
+            live.root().close();
+        }
+    }
+
     private static VectorSchemaRoot convert(BufferAllocator allocator, String... json) {
         List<byte[]> values = new ArrayList<>();
         for (String j : json) {
