@@ -28,7 +28,8 @@ import java.util.Optional;
  *   <li><b>DuckDB</b>: {@code memory_limit}, what is left; an explicit {@code DUCKDB_MEMORY_LIMIT} wins;</li>
  *   <li><b>VARIANT companions</b>: DuckDB shreds each companion into parquet columns whose memory its
  *       {@code memory_limit} counts (a 1 MiB dictionary per column, docs/variant.md), so with {@code N} companions
- *       Arrow's share is capped at {@code 1 / (2 + N)} of what is left and DuckDB gets the rest; the sink then plans
+ *       Arrow's share is capped at {@code 1 / max(4, 2 + N)} of what is left and DuckDB gets the rest (one companion
+ *       is planned as two: with a quarter, one companion's pod peaked at 794 MiB RSS); the sink then plans
  *       each INSERT to fit DuckDB's share;</li>
  *   <li><b>slack</b>: what no allocator accounts for — malloc fragmentation (the image sets
  *       {@code MALLOC_ARENA_MAX=2}), DuckDB allocations outside its buffer manager, the Arrow C stream.</li>
@@ -127,7 +128,7 @@ public record MemoryBudget(Optional<Long> limitBytes, String source, long heapBy
         long wanted = flushSize > 0 ? (long) (flushSize * ARROW_OVERHEAD) + 16 * MIB : 32 * MIB;
         long room = overlapWrites ? Math.min(free / 2, free - DUCKDB_FLOOR) : free - DUCKDB_FLOOR;
         if (variantCompanions > 0) {
-            room = Math.min(room, free / (2 + variantCompanions));
+            room = Math.min(room, free / Math.max(4, 2 + variantCompanions));
         }
         long arrow = Math.max(32 * MIB, Math.min(2 * flushes * wanted, room));
         long duckdb = Math.max(DUCKDB_FLOOR, free - arrow);
