@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -476,6 +477,25 @@ public final class LakeMaintenance {
                 + DuckLakeSql.literal(table) + ", max_compacted_files => " + maxCompactedFiles + ")");
         rows.forEach(r -> LOG.infof("compact-probe: %s", r));
         return rows;
+    }
+
+    // ---------------------------------------------------------------- data inlining
+
+    /** DuckDB's threads and memory limit for what follows in this session (a job inside the writer's pod). */
+    public void limitDuckDb(int threads, String memoryLimit) throws SQLException {
+        LakeSession.execute(duck(), "SET threads = " + threads);
+        LakeSession.execute(duck(), "SET memory_limit = " + DuckLakeSql.literal(memoryLimit));
+    }
+
+    /**
+     * Writes the rows DuckLake inlined into the catalog out to parquet, per table ({@link InlinedData}). A dry run
+     * only counts them and takes no lock.
+     */
+    public InlinedData.Result flushInlined(Optional<String> table, boolean dryRun) throws SQLException {
+        if (!dryRun) {
+            session.lock();
+        }
+        return new InlinedData(session).run(table, dryRun);
     }
 
     private static List<String> firstColumn(List<List<String>> rows) {

@@ -19,10 +19,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * The maintenance jobs as scheduled beans inside the writer, each off unless its schedule is configured: an interval
  * ({@code MILLPOND_MAINTENANCE_<JOB>_EVERY}, e.g. {@code 15m}) or a Quartz cron expression
  * ({@code MILLPOND_MAINTENANCE_<JOB>_CRON}), jobs {@code COMPACT_TIER1}, {@code COMPACT_TIER2}, {@code COMPACT_TIER3},
- * {@code MAINTAIN}. They run on the scheduler's worker threads, never on the pump thread, each with its own DuckDB
- * connection and catalog session, so a job never blocks a flush (they meet only as two DuckLake commits, which
- * DuckLake's commit retry serialises). Every pod of a StatefulSet schedules the same jobs; the maintenance advisory
- * lock lets one of them run each time and the others skip.
+ * {@code MAINTAIN}, {@code FLUSH_INLINED}. They run on the scheduler's worker threads, never on the pump thread, each
+ * with its own DuckDB connection and catalog session, so a job never blocks a flush (they meet only as two DuckLake
+ * commits, which DuckLake's commit retry serialises). Every pod of a StatefulSet schedules the same jobs; the
+ * maintenance advisory lock lets one of them run each time and the others skip.
  */
 @ApplicationScoped
 public class ScheduledMaintenance {
@@ -37,8 +37,8 @@ public class ScheduledMaintenance {
     int days;
 
     /**
-     * DuckDB limits for a compaction inside the writer pod: it shares the pod's memory limit with the pump, so the
-     * defaults are far below the CronJob's 2 threads / 4GB.
+     * DuckDB limits for a compaction or an inlined-data flush inside the writer pod: it shares the pod's memory limit
+     * with the pump, so the defaults are far below the CronJob's 2 threads / 4GB.
      */
     @ConfigProperty(name = "millpond.maintenance.memory-limit", defaultValue = "512MB")
     String memoryLimit;
@@ -84,6 +84,25 @@ public class ScheduledMaintenance {
         run("maintain", m -> {
             m.maintain(days, false);
             return null;
+        });
+    }
+
+    /**
+     * Every table's inlined rows out to parquet. With a quiet pipeline each flush (and its offsets rows) is an inlined
+     * insert, so without this the catalog only ever grows; see {@link InlinedData}.
+     */
+    @Scheduled(identity = "maintenance-flush-inlined-every", every = "${millpond.maintenance.flush-inlined.every:off}",
+            concurrentExecution = ConcurrentExecution.SKIP)
+    @Scheduled(identity = "maintenance-flush-inlined-cron", cron = "${millpond.maintenance.flush-inlined.cron:off}",
+            concurrentExecution = ConcurrentExecution.SKIP)
+    void flushInlined() {
+        run("flush-inlined", m -> {
+            m.limitDuckDb(threads, memoryLimit);
+            InlinedData.Result result = m.flushInlined(Optional.empty(), false);
+            if (!result.failed().isEmpty()) {
+                throw new java.sql.SQLException("the flush of " + String.join(", ", result.failed()) + " failed");
+            }
+            return result;
         });
     }
 

@@ -9,6 +9,7 @@ import dev.millpond.kafka.KafkaClients;
 import dev.millpond.maintenance.Compaction;
 import dev.millpond.maintenance.CompactionOptions;
 import dev.millpond.maintenance.CompactionTier;
+import dev.millpond.maintenance.InlinedData;
 import dev.millpond.maintenance.LakeMaintenance;
 import dev.millpond.maintenance.LakeSession;
 import dev.millpond.maintenance.MaintenanceSettings;
@@ -283,6 +284,27 @@ public final class MaintenanceCli {
             @Option(names = "--max-compacted-files", defaultValue = "2") int maxCompactedFiles) throws Exception {
         positive("--max-compacted-files", maxCompactedFiles);
         return operate("compact-probe", true, (m, s) -> m.compactProbe(table, maxCompactedFiles));
+    }
+
+    @Command(name = "flush-inlined", description = "Write the rows DuckLake inlined into the catalog (inserts of up to "
+            + "data_inlining_row_limit rows) out to parquet, table by table; prints each table's inlined rows and "
+            + "catalog tables before and after. Exits 1 if a table's flush failed (its rows stay in the catalog).")
+    int flushInlined(@Option(names = "--table", defaultValue = "") String table,
+            @Option(names = "--dry-run") boolean dryRun) throws Exception {
+        Optional<String> only = table.isBlank() ? Optional.empty() : Optional.of(table);
+        return operate("flush-inlined", !dryRun, (m, s) -> {
+            InlinedData.Result result = m.flushInlined(only, dryRun);
+            result.after().forEach(out::println);
+            long before = result.before().stream().mapToLong(InlinedData.TableInlining::rows).sum();
+            out.println("flush-inlined: " + (dryRun ? before + " inlined row(s) would be flushed"
+                    : result.rowsFlushed() + " row(s) flushed to parquet")
+                    + " (" + result.before().size() + " table(s) with inlined data)");
+            if (!result.failed().isEmpty()) {
+                throw new java.sql.SQLException("the flush of " + result.failed().size() + " table(s) failed: "
+                        + String.join(", ", result.failed()) + " (their inlined rows stay in the catalog)");
+            }
+            return result;
+        });
     }
 
     @Command(name = "audit", description = "Check the pipeline's offsets in the lake (_millpond_offsets) against "

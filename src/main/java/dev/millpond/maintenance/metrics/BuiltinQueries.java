@@ -14,6 +14,19 @@ public final class BuiltinQueries {
             + "WHEN file_size_bytes < 10485760 THEN 'tier2' WHEN file_size_bytes < 67108864 THEN 'tier3' "
             + "ELSE 'large' END";
 
+    /**
+     * Per live table with inlined data: its inlined rows and the catalog tables holding them (one per schema version
+     * until a flush). The inlined tables' names are data, so each count runs in Postgres itself (query_to_xml runs a
+     * query built per row), through DuckDB's pass-through to the catalog database.
+     */
+    private static final String INLINED_DATA = "SELECT schema_name AS schema, table_name AS \"table\", "
+            + "count(*) AS tables, sum(rows) AS rows FROM postgres_query('__ducklake_metadata_lake', "
+            + "'SELECT s.schema_name, t.table_name, "
+            + "(xpath(''/row/c/text()'', query_to_xml(format(''SELECT count(*) AS c FROM %I'', i.table_name), false, "
+            + "true, '''')))[1]::text::bigint AS rows FROM ducklake_inlined_data_tables i JOIN ducklake_table t "
+            + "ON t.table_id = i.table_id AND t.end_snapshot IS NULL JOIN ducklake_schema s "
+            + "ON s.schema_id = t.schema_id AND s.end_snapshot IS NULL') GROUP BY ALL ORDER BY ALL";
+
     private BuiltinQueries() {
     }
 
@@ -43,6 +56,7 @@ public final class BuiltinQueries {
                 q("unreachable_inline_tables", "SELECT count(*) AS total FROM " + M + "ducklake_inlined_data_tables i "
                         + "WHERE NOT EXISTS (SELECT 1 FROM " + M + "ducklake_table t WHERE t.table_id = i.table_id "
                         + "AND t.end_snapshot IS NULL)"),
+                q("inlined_data", INLINED_DATA, "schema", "table"),
                 q("tables", "SELECT s.state, count(t.table_id) AS count FROM (VALUES ('live'), ('dropped')) s(state) "
                         + "LEFT JOIN (SELECT table_id, bool_or(end_snapshot IS NULL) AS live FROM " + M
                         + "ducklake_table GROUP BY table_id) t ON (t.live AND s.state = 'live') OR (NOT t.live AND "
