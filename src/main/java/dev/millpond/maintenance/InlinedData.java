@@ -119,7 +119,7 @@ public final class InlinedData {
         List<TableInlining> flushable = before.stream().filter(TableInlining::flushable).toList();
         LOG.infof("flush-inlined (%s): %d inlined row(s) in %d table(s), %d to flush (dry_run=%s)",
                 table.map(t -> "table " + t).orElse("catalog-wide"), rows, before.size(), flushable.size(), dryRun);
-        before.forEach(t -> LOG.infof("flush-inlined: %s", t));
+        flushable.forEach(t -> LOG.infof("flush-inlined: %s", t));
         if (dryRun || flushable.isEmpty()) {
             return new Result(before, 0, List.of(), before);
         }

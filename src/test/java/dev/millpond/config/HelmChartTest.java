@@ -144,7 +144,7 @@ class HelmChartTest extends DeploymentInvariants {
                     .filter(j -> podLabels(j).path("app.kubernetes.io/instance").asText().equals(name))
                     .map(j -> j.at("/metadata/name").asText()).toList();
             boolean maintained = p.at("/maintenance/enabled").asBoolean(values.at("/maintenance/enabled").asBoolean());
-            assertThat(cronJobs).as(name + " CronJobs").hasSize(maintained ? 5 : 0);
+            assertThat(cronJobs).as(name + " CronJobs").hasSize(maintained ? 6 : 0);
         });
     }
 

@@ -1,5 +1,6 @@
 package dev.millpond.maintenance;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.millpond.maintenance.MaintenanceCliIT.Result;
@@ -9,8 +10,10 @@ import dev.millpond.testsupport.LakeTopic;
 import dev.millpond.testsupport.Services;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -117,6 +120,52 @@ class FlushInlinedIT {
         }
     }
 
+    /**
+     * The writer's own scheduled job ({@code MILLPOND_MAINTENANCE_FLUSH_INLINED_EVERY}) flushes the trickle while the
+     * pump keeps writing it: once the trickle stops, nothing is left inlined and every event is in the table once.
+     */
+    @Test
+    void theScheduledJobFlushesWhileThePumpWrites() throws Exception {
+        LakeTopic setup = LakeTopic.create("trickle-sched", 1);
+        Map<String, String> env = setup.environment("FLUSH_INTERVAL_MS", "200", "MILLPOND_LOG_FORMAT", "text",
+                "MILLPOND_MAINTENANCE_FLUSH_INLINED_EVERY", "2s", "MILLPOND_MAINTENANCE_MEMORY_LIMIT", "256MB");
+        try (AppProcess app = AppProcess.start(env, LOGS.resolve(setup.topic() + ".log"))) {
+            app.awaitLog("Assigned partitions", Duration.ofMinutes(2));
+            int round = 0;
+            while (flushes(app) < 2) {
+                setup.produce(0, events(2, round++ < 5 ? List.of() : List.of("color")));
+                Thread.sleep(300);
+                assertThat(round).as("rounds before two scheduled flushes wrote parquet").isLessThan(400);
+            }
+            app.awaitCommittedToEnd(setup.kafka(), setup.topic(), "millpond-" + setup.topic() + "-events",
+                    Duration.ofMinutes(1));
+            app.await("a scheduled flush of what is still inlined", Duration.ofMinutes(1),
+                    () -> inventoryUnchecked(setup).stream().allMatch(t -> t.rows() == 0));
+            assertFlushed(setup);
+            assertProducedValues(setup);
+            assertThat(dataFileRows(setup, "events")).isEqualTo(produced.size());
+            assertThat(app.stop(Duration.ofSeconds(60))).isZero();
+        }
+    }
+
+    /** Scheduled flush-inlined runs of this app that wrote rows of the events table to parquet. */
+    private static int flushes(AppProcess app) {
+        try {
+            return (int) app.logText().lines().filter(l -> l.matches(".*flush-inlined: main\\.events: [1-9][0-9]* "
+                    + "row\\(s\\) written to parquet.*")).count();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static List<InlinedData.TableInlining> inventoryUnchecked(LakeTopic setup) {
+        try {
+            return inventory(setup);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Events with the base keys and {@code extra} ones, a random mix of text, numbers and a nested object. */
     private List<byte[]> events(int n, List<String> extra) {
         List<byte[]> out = new ArrayList<>();
@@ -178,7 +227,7 @@ class FlushInlinedIT {
                     case STRING -> f.getValue().asText();
                     default -> f.getValue();
                 };
-                if (expected instanceof com.fasterxml.jackson.databind.JsonNode) {
+                if (expected instanceof JsonNode) {
                     // A nested object is kept as compact JSON text; its numbers' spelling is the writer's own.
                     actual = readTree(String.valueOf(actual));
                 }
@@ -187,10 +236,10 @@ class FlushInlinedIT {
         });
     }
 
-    private static com.fasterxml.jackson.databind.JsonNode readTree(String text) {
+    private static JsonNode readTree(String text) {
         try {
             return JSON.readTree(text);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new AssertionError("not JSON: " + text, e);
         }
     }

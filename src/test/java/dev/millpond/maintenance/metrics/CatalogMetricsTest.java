@@ -1,5 +1,7 @@
 package dev.millpond.maintenance.metrics;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import dev.millpond.maintenance.CompactionOptions;
 import dev.millpond.maintenance.CompactionTier;
@@ -29,11 +31,17 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -68,7 +76,36 @@ class CatalogMetricsTest {
             DuckDbSql.execute(c, "CREATE TABLE lake.main.gone (id INTEGER)");
             DuckDbSql.execute(c, "INSERT INTO lake.main.gone VALUES (1)");
             DuckDbSql.execute(c, "DROP TABLE lake.main.gone");
+            // Small inserts are inlined into the catalog, one inlined table per schema version.
+            DuckDbSql.execute(c, "CREATE TABLE lake.main.trickle (id BIGINT)");
+            DuckDbSql.execute(c, "INSERT INTO lake.main.trickle VALUES (1), (2), (3)");
+            DuckDbSql.execute(c, "ALTER TABLE lake.main.trickle ADD COLUMN note VARCHAR");
+            DuckDbSql.execute(c, "INSERT INTO lake.main.trickle VALUES (4, 'a'), (5, 'b')");
         }
+    }
+
+    /** Rows in the inlined tables of a live table, counted table by table in Postgres. */
+    private static long[] inlined(String table) throws Exception {
+        long tables = 0;
+        long rows = 0;
+        try (Connection c = Services.postgres().connect(lake.catalogDatabase()); Statement s = c.createStatement()) {
+            List<String> names = new ArrayList<>();
+            try (ResultSet rs = s.executeQuery("SELECT i.table_name FROM ducklake_inlined_data_tables i JOIN "
+                    + "ducklake_table t ON t.table_id = i.table_id AND t.end_snapshot IS NULL WHERE t.table_name = '"
+                    + table + "'")) {
+                while (rs.next()) {
+                    names.add(rs.getString(1));
+                }
+            }
+            for (String name : names) {
+                tables++;
+                try (ResultSet rs = s.executeQuery("SELECT count(*) FROM " + name)) {
+                    rs.next();
+                    rows += rs.getLong(1);
+                }
+            }
+        }
+        return new long[]{tables, rows};
     }
 
     private static long pg(String sql) throws Exception {
@@ -126,10 +163,19 @@ class CatalogMetricsTest {
         assertThat(gauge(m, "ducklake_snapshots_oldest_id")).isEqualTo(
                 pg("SELECT min(snapshot_id) FROM ducklake_snapshot"));
         assertThat(gauge(m, "ducklake_snapshots_oldest_seconds_ago")).isBetween(0.0, 600.0);
-        assertThat(gauge(m, "ducklake_tables_count", "state", "live")).isEqualTo(1);
+        assertThat(gauge(m, "ducklake_tables_count", "state", "live")).isEqualTo(2);
         assertThat(gauge(m, "ducklake_tables_count", "state", "dropped")).isEqualTo(1);
         assertThat(gauge(m, "ducklake_inlined_data_tables_total")).isEqualTo(
                 pg("SELECT count(*) FROM ducklake_inlined_data_tables"));
+        for (String table : new String[]{"trickle", "events"}) {
+            long[] inlined = inlined(table);
+            assertThat(gauge(m, "ducklake_inlined_data_tables", "schema", "main", "table", table)).as(table)
+                    .isEqualTo(inlined[0]);
+            assertThat(gauge(m, "ducklake_inlined_data_rows", "schema", "main", "table", table)).as(table)
+                    .isEqualTo(inlined[1]);
+        }
+        assertThat(inlined("trickle")).containsExactly(2, 5);
+        assertThat(m).as("a dropped table has no per-table series").doesNotContain("table=\"gone\"");
         assertThat(gauge(m, "ducklake_files_per_partition_top20_count", "partition", "<none>")).isEqualTo(
                 gauge(m, "ducklake_data_files_files"));
         assertThat(gauge(m, "ducklake_catalog_format_version", "suffix", "")).isEqualTo(1.0);
@@ -137,6 +183,29 @@ class CatalogMetricsTest {
         assertThat(gauge(m, "ducklake_metrics_query_errors_total", "query", "data_files")).isZero();
         assertThat(m).contains("ducklake_metrics_query_last_success_timestamp{tenant=\"acme\",query=\"snapshots\"}");
         assertThat(m.lines().filter(l -> !l.startsWith("#"))).allMatch(l -> l.contains("tenant=\"acme\""));
+    }
+
+    /** The Grafana dashboard's lake panels read series this exporter produces (the writer's are DropInIT's). */
+    @Test
+    void everyLakeMetricTheDashboardQueriesIsExported() throws Exception {
+        JsonNode dashboard = new ObjectMapper().readTree(
+                Path.of("kubernetes", "grafana", "millpond-dashboard.json").toFile());
+        Set<String> queried = new TreeSet<>();
+        Pattern metric = Pattern.compile("\\b(ducklake_[a-z0-9_]+)");
+        for (JsonNode target : dashboard.findValues("targets")) {
+            for (JsonNode t : target) {
+                Matcher m = metric.matcher(t.path("expr").asText());
+                while (m.find()) {
+                    queried.add(m.group(1));
+                }
+            }
+        }
+        assertThat(queried).contains("ducklake_inlined_data_rows", "ducklake_inlined_data_tables");
+        Run once = run("--tenant", "acme", "--once");
+        assertThat(once.exit()).as(once.err()).isZero();
+        for (String name : queried) {
+            assertThat(AppProcess.metricIn(once.out(), name)).as(name).isPresent();
+        }
     }
 
     @Test
