@@ -1,5 +1,6 @@
 package dev.millpond.maintenance;
 
+import dev.millpond.config.MillpondConfig;
 import dev.millpond.sinks.ducklake.DuckLakeSql;
 import org.jboss.logging.Logger;
 
@@ -496,6 +497,14 @@ public final class LakeMaintenance {
             session.lock();
         }
         return new InlinedData(session).run(table, dryRun);
+    }
+
+    // ---------------------------------------------------------------- rejects
+
+    /** The pipeline's kept rejects, run again through its current settings ({@link RejectsReplay}). */
+    public RejectsReplay.Result replayRejects(MillpondConfig config, Map<String, String> env,
+                                              RejectsReplay.Options options) throws Exception {
+        return new RejectsReplay(session, config, env).run(options);
     }
 
     private static List<String> firstColumn(List<List<String>> rows) {

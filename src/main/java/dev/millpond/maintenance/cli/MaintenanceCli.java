@@ -16,6 +16,7 @@ import dev.millpond.maintenance.MaintenanceSettings;
 import dev.millpond.maintenance.OffsetsAudit;
 import dev.millpond.maintenance.PushgatewayTiming;
 import dev.millpond.maintenance.QueuedFile;
+import dev.millpond.maintenance.RejectsReplay;
 import dev.millpond.observability.SecretRedactor;
 import dev.millpond.observability.ToolLogging;
 import org.jboss.logging.Logger;
@@ -24,6 +25,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -77,8 +84,14 @@ public final class MaintenanceCli {
 
     /** Runs one command and returns its exit code (the tests call this in-process). */
     public static int run(Map<String, String> env, PrintWriter out, String... args) {
+        return run(env, out, new PrintWriter(System.err, true), args);
+    }
+
+    /** As {@link #run(Map, PrintWriter, String...)}, with the errors written to {@code err}. */
+    public static int run(Map<String, String> env, PrintWriter out, PrintWriter err, String... args) {
         CommandLine cli = new CommandLine(new MaintenanceCli(env, out));
         cli.setOut(out);
+        cli.setErr(err);
         SecretRedactor redactor = SecretRedactor.fromEnvironment(env);
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             commandLine.getErr().println(redactor.redact("ducklake-maintenance "
@@ -305,6 +318,54 @@ public final class MaintenanceCli {
             }
             return result;
         });
+    }
+
+    @Command(name = "replay-rejects", description = "Run the pipeline's kept rejects (_millpond_rejects) again through "
+            + "its current settings into its table (reads the pipeline's configuration: KAFKA_*, DUCKLAKE_*, "
+            + "MILLPOND_*). Each batch is one DuckLake transaction: the rows land and their rejects go, a record that "
+            + "fails again stays a reject with its new reason. Safe to kill and run again.")
+    int replayRejects(@Option(names = "--reason", description = "only rejects with this reason (json_parse, "
+                    + "column_limit)") String reason,
+            @Option(names = "--since", description = "only rejects kept at or after this time (2026-05-01, "
+                    + "2026-05-01T12:00:00Z, ...; UTC unless an offset is given)") String since,
+            @Option(names = "--batch-size", defaultValue = "1000") int batchSize,
+            @Option(names = "--dry-run") boolean dryRun) throws Exception {
+        if (batchSize < 1 || batchSize > RejectsReplay.MAX_BATCH_SIZE) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--batch-size must be between 1 and "
+                    + RejectsReplay.MAX_BATCH_SIZE);
+        }
+        RejectsReplay.Options options = new RejectsReplay.Options(Optional.ofNullable(reason).filter(r -> !r.isBlank()),
+                Optional.ofNullable(since).map(this::instant), batchSize, dryRun);
+        MillpondConfig config = ConfigLoader.load(env);
+        return operate("replay-rejects", !dryRun, (m, s) -> {
+            RejectsReplay.Result result = m.replayRejects(config, env, options);
+            out.println("replay-rejects: " + RejectsReplay.summary(result, dryRun));
+            if (result.unwritten() > 0) {
+                throw new java.sql.SQLException(result.unwritten() + " record(s) did not land; they stay rejects");
+            }
+            return result;
+        });
+    }
+
+    /** A moment as an operator writes it: an instant, a date-time with or without an offset (UTC), or a date. */
+    private Instant instant(String text) {
+        String t = text.strip();
+        try {
+            return OffsetDateTime.parse(t.replace(' ', 'T')).toInstant();
+        } catch (DateTimeParseException e) {
+            // not with an offset
+        }
+        try {
+            return LocalDateTime.parse(t.replace(' ', 'T')).toInstant(ZoneOffset.UTC);
+        } catch (DateTimeParseException e) {
+            // not a date-time
+        }
+        try {
+            return LocalDate.parse(t).atStartOfDay(ZoneOffset.UTC).toInstant();
+        } catch (DateTimeParseException e) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--since must be a date or a date-time "
+                    + "(2026-05-01, 2026-05-01T12:00:00Z), got '" + text + "'");
+        }
     }
 
     @Command(name = "audit", description = "Check the pipeline's offsets in the lake (_millpond_offsets) against "

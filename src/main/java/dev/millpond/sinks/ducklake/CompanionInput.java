@@ -302,7 +302,7 @@ final class CompanionInput implements AutoCloseable {
             }
             roots.add(new VectorSchemaRoot(fields, vectors, root.getRowCount()));
         }
-        return new FlushBatch(schema, roots, group.rows(), group.ranges(), group.rejects());
+        return group.withBatches(schema, roots);
     }
 
     List<Insert> inserts() {

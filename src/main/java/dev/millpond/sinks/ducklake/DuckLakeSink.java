@@ -188,7 +188,7 @@ public final class DuckLakeSink implements Sink {
         if (columns.isEmpty()) {
             // No row to insert (only rejects, or every column dropped by design and counted): the rejects and the
             // offsets still land together, so the lake's record of each partition has no hole where they were.
-            if (hasRejectsToKeep(batch) || recordsOffsets(batch)) {
+            if (hasRejectsToKeep(batch) || recordsOffsets(batch) || replays(batch)) {
                 ensureOffsetsTable();
                 inOneCommit(null, batch);
             }
@@ -297,7 +297,7 @@ public final class DuckLakeSink implements Sink {
             }
             return written;
         };
-        if (inserts.size() == 1 && !recordsOffsets(rows) && !hasRejectsToKeep(rows)) {
+        if (inserts.size() == 1 && !recordsOffsets(rows) && !hasRejectsToKeep(rows) && !replays(rows)) {
             return all.run();
         }
         // Several INSERTs of one flush are one transaction too, so a failed attempt leaves none of them behind.
@@ -335,12 +335,21 @@ public final class DuckLakeSink implements Sink {
         return offsets.isPresent() && !batch.ranges().isEmpty();
     }
 
+    /** A replay of kept rejects: its commit also removes the rejects-table rows it lands again. */
+    private boolean replays(FlushBatch batch) {
+        return rejects.isPresent() && !batch.replayed().isEmpty();
+    }
+
     /**
      * A COMMIT can fail on the client after the catalog applied it (the connection dropped on the way back). Before a
      * retry writes the flush again, the offsets it would record tell whether the lake has it already. A failed read
      * fails the attempt: without the answer, writing again could land the flush twice.
      */
     private boolean alreadyInTheLake(FlushBatch batch) throws SQLException {
+        if (replays(batch)) {
+            // The replayed rows leave the rejects table in the commit that lands them, and only then.
+            return rejects.orElseThrow().stillKept(batch.replayed()) == 0;
+        }
         if (offsets.isEmpty() || batch.ranges().isEmpty()) {
             return false;
         }
@@ -381,9 +390,10 @@ public final class DuckLakeSink implements Sink {
 
     /**
      * The rows ({@code insertRows}, one INSERT or several, null when the flush has none), the records set aside as rejects and the offsets
-     * they all cover in one DuckLake transaction, so one snapshot holds all of them or none; first of all the
-     * partition fence checks that the lake does not hold any of them yet. Any failure rolls back and propagates: the
-     * pump's retry ladder then writes the flush again as the next attempt (a fence refusal stops it).
+     * they all cover in one DuckLake transaction, so one snapshot holds all of them or none; a replay's removal of
+     * the rejects it lands again is in the same transaction; first of all the partition fence checks that the lake
+     * does not hold any of them yet. Any failure rolls back and propagates: the pump's retry ladder then writes the
+     * flush again as the next attempt (a fence refusal stops it).
      */
     private long inOneCommit(RowsInsert insertRows, FlushBatch batch) throws SQLException {
         Optional<PartitionFence> fenced = recordsOffsets(batch) ? fence : Optional.empty();
@@ -395,6 +405,9 @@ public final class DuckLakeSink implements Sink {
             try {
                 if (fenced.isPresent()) {
                     fenced.get().check(batch.ranges());
+                }
+                if (replays(batch)) {
+                    rejects.get().deleteReplayed(batch.replayed());
                 }
                 long rows = insertRows == null ? 0 : insertRows.run();
                 if (hasRejectsToKeep(batch)) {

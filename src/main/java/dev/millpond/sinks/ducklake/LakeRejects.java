@@ -1,6 +1,7 @@
 package dev.millpond.sinks.ducklake;
 
 import dev.millpond.sinks.RejectedRecord;
+import dev.millpond.sinks.StoredReject;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.jboss.logging.Logger;
@@ -18,11 +19,13 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
- * The insert-only {@code _millpond_rejects} table beside the data table: one row per Kafka record the pipeline could
- * not land (unparseable, not an object, too wide), written in the same DuckLake transaction as the flush's rows and
- * offsets, so a reject is in the lake exactly once, like a row.
+ * The {@code _millpond_rejects} table beside the data table: one row per Kafka record the pipeline could not land
+ * (unparseable, not an object, too wide), written in the same DuckLake transaction as the flush's rows and offsets, so
+ * a reject is in the lake exactly once, like a row. Rows are only ever inserted, except by a replay, which removes the
+ * rows it lands again in the transaction that lands them.
  */
 final class LakeRejects {
 
@@ -141,6 +144,32 @@ final class LakeRejects {
             root.close();
             throw e;
         }
+    }
+
+    /**
+     * Removes the rows a replay lands again, inside its transaction and before its own rejects go in (a record
+     * rejected again is stored anew). Every row must still be there: one that is gone was removed by someone else, who
+     * may have landed its record already, so the replay's transaction fails instead of landing it twice.
+     */
+    void deleteReplayed(List<StoredReject> rows) throws SQLException {
+        long deleted = Jdbc.update(connection, "DELETE FROM " + qualified + " WHERE " + matching(rows));
+        if (deleted != rows.size()) {
+            throw new SQLException("the rejects table changed under the replay: " + deleted + " of " + rows.size()
+                    + " replayed row(s) were still there; nothing of this batch is written");
+        }
+    }
+
+    /** How many of {@code rows} the rejects table still holds: none once the replay that named them committed. */
+    long stillKept(List<StoredReject> rows) throws SQLException {
+        return Jdbc.queryLongs(connection, "SELECT count(*) FROM " + qualified + " WHERE " + matching(rows), 1)[0];
+    }
+
+    private String matching(List<StoredReject> rows) {
+        return "table_name = " + DuckLakeSql.literal(dataTable) + " AND (" + rows.stream()
+                .map(r -> "(topic = " + DuckLakeSql.literal(r.topic()) + " AND kafka_partition = " + r.partition()
+                        + " AND kafka_offset = " + r.offset() + " AND epoch_us(rejected_at) = " + r.rejectedAtMicros()
+                        + ")")
+                .collect(Collectors.joining(" OR ")) + ")";
     }
 
     /** The INSERT of a batch from {@link #toArrow} registered as {@code stream}; run inside the flush's transaction. */

@@ -4,6 +4,7 @@ import dev.millpond.config.LandingLimits;
 import dev.millpond.sinks.FlushBatch;
 import dev.millpond.sinks.OffsetRange;
 import dev.millpond.sinks.RejectedRecord;
+import dev.millpond.sinks.StoredReject;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -182,6 +183,53 @@ class DuckLakeSinkRejectsTest {
 
     static String sha256(byte[] bytes) throws Exception {
         return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
+    }
+
+    /**
+     * A replay lands rows, removes the rejects it lands again and stores the one that failed again (its row replaced)
+     * in one snapshot, without touching the offsets; written again as a retry after its commit landed, it writes
+     * nothing twice; naming a reject someone else removed, it writes nothing at all.
+     */
+    @Test
+    void aReplayRemovesTheRejectsItLandsInTheCommitThatLandsThem() throws Exception {
+        try (SinkFixture f = new SinkFixture()) {
+            DuckLakeSink sink = f.sink(f.recordingOffsets(GROUP));
+            sink.write(with(f.batch("{\"id\":1}"), List.of(
+                    RejectedRecord.of("t", 0, 1, 1_000L, "column_limit", "wide", "{\"id\":2}".getBytes(
+                            StandardCharsets.UTF_8), 64),
+                    RejectedRecord.of("t", 0, 2, 2_000L, "column_limit", "wide", "{\"id\":3,\"w\":1}".getBytes(
+                            StandardCharsets.UTF_8), 64)), new OffsetRange("t", 0, 0, 2)));
+            List<String> offsets = f.rows("SELECT * FROM lake.main._millpond_offsets ORDER BY ALL");
+            List<StoredReject> kept = new java.util.ArrayList<>();
+            for (String row : f.rows("SELECT kafka_offset, epoch_us(rejected_at) FROM lake.main._millpond_rejects "
+                    + "ORDER BY kafka_offset")) {
+                String[] cells = row.split("\\|");
+                kept.add(new StoredReject("t", 0, Long.parseLong(cells[0]), Long.parseLong(cells[1])));
+            }
+            long snapshots = f.count("SELECT count(*) FROM ducklake_snapshots('lake')");
+            FlushBatch replay = with(f.batch("{\"id\":2}"), List.of(RejectedRecord.of("t", 0, 2, 2_000L,
+                    "column_limit", "still wide", "{\"id\":3,\"w\":1}".getBytes(StandardCharsets.UTF_8), 64)))
+                    .replaying(kept);
+
+            assertThat(sink.write(replay)).isEqualTo(1);
+
+            assertThat(f.count("SELECT count(*) FROM ducklake_snapshots('lake')")).isEqualTo(snapshots + 1);
+            assertThat(f.rows("SELECT id FROM lake.main.events ORDER BY id")).containsExactly("1", "2");
+            assertThat(f.rows("SELECT kafka_offset, epoch_ms(kafka_timestamp), error, decode(value) FROM "
+                    + "lake.main._millpond_rejects")).containsExactly("2|2000|still wide|{\"id\":3,\"w\":1}");
+            assertThat(f.rows("SELECT * FROM lake.main._millpond_offsets ORDER BY ALL")).as("offsets untouched")
+                    .isEqualTo(offsets);
+
+            assertThat(sink.write(replay, 2)).as("the retry finds its commit landed").isEqualTo(1);
+            assertThat(f.count("SELECT count(*) FROM lake.main.events")).isEqualTo(2);
+            assertThat(f.count("SELECT count(*) FROM lake.main._millpond_rejects")).isEqualTo(1);
+
+            FlushBatch stale = f.batch("{\"id\":2}").replaying(kept.subList(0, 1));
+            assertThatThrownBy(() -> sink.write(stale)).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("changed under the replay");
+            assertThat(f.count("SELECT count(*) FROM lake.main.events")).isEqualTo(2);
+            assertThat(f.count("SELECT count(*) FROM ducklake_snapshots('lake')")).isEqualTo(snapshots + 1);
+        }
     }
 
     private static FlushBatch with(FlushBatch rows, List<RejectedRecord> rejects, OffsetRange... ranges) {
