@@ -104,6 +104,12 @@ public final class RejectsReplay {
         if (!o.dryRun()) {
             session.lock();
         }
+        if (LakeSession.queryLong(session.duck(), "SELECT count(*) FROM information_schema.tables WHERE table_catalog "
+                + "= 'lake' AND table_schema = " + DuckLakeSql.literal(config.ducklake().schema()) + " AND table_name = "
+                + DuckLakeSql.literal(TABLE)) == 0) {
+            LOG.infof("replay-rejects: %s does not exist; nothing to replay", qualified);
+            return new Result(0, 0, Map.of(), 0, 0, 0);
+        }
         long startMicros = LakeSession.queryLong(session.duck(), "SELECT epoch_us(now())");
         String table = config.ducklake().table();
         long truncated = LakeSession.queryLong(session.duck(), "SELECT count(*) FROM " + qualified + " WHERE "
@@ -113,15 +119,12 @@ public final class RejectsReplay {
                 o.since().map(s -> " since " + s).orElse(""), o.batchSize(), o.dryRun());
         MillpondMetrics metrics = new MillpondMetrics(new SimpleMeterRegistry(), config.pipelineLabel(),
                 config.brokerSource());
+        // As the writer plans it; a batch holds at most what the writer's pending rejects may (1-16 MiB of values).
         MemoryBudget budget = MemoryBudget.plan(ContainerMemory.detect(env), Runtime.getRuntime().maxMemory(),
                 config.flushSizeBytes(), Runtime.getRuntime().availableProcessors(), false,
                 config.variantCompanions());
-        long batchBytes = budget.rejectsPendingBytes();
-        long replayed = 0;
-        long landed = 0;
-        long unwritten = 0;
-        int batches = 0;
-        Map<String, Long> again = new TreeMap<>();
+        Tally tally = new Tally();
+        tally.truncated = truncated;
         try (BufferAllocator allocator = new RootAllocator();
              IncludeValuesSource include = IncludeValuesSource.create(config.includeValues(), metrics);
              Sink sink = SinkFactory.forDestination(config, extensionDirectory()).open(metrics, allocator, budget)) {
@@ -135,49 +138,68 @@ public final class RejectsReplay {
                     config.landing().maxNewColumnsPerFlush(), allocator, sink::becomesColumn), sink, metrics);
             List<String> imagined = new ArrayList<>(sink.liveColumns());
             Optional<Key> after = Optional.empty();
-            while (true) {
-                List<Key> keys = nextKeys(o, startMicros, after, batchBytes);
-                if (keys.isEmpty()) {
-                    break;
-                }
+            List<Key> keys;
+            while (!(keys = nextKeys(o, startMicros, after, budget.rejectsPendingBytes())).isEmpty()) {
                 after = Optional.of(keys.get(keys.size() - 1));
                 List<ReplayFlushes.Replayed> records = fetch(o, startMicros, keys);
-                truncated += keys.size() - records.size();
+                tally.truncated += keys.size() - records.size();
                 if (records.isEmpty()) {
                     continue;
                 }
-                batches++;
-                replayed += records.size();
+                tally.batches++;
+                tally.replayed += records.size();
                 try (ReplayFlushes.Flush flush = flushes.prepare(records)) {
-                    long rows;
                     if (o.dryRun()) {
-                        rows = flush.batch().rows();
                         imagined.addAll(flush.columns());
                         flush.landed(imagined);
+                        tally.counted(flush, flush.batch().rows(), records, keys, true);
                     } else {
-                        rows = sink.write(flush.batch(), 1);
-                        if (stillKept(flush.batch().replayed()) > 0) {
-                            // The sink wrote nothing of it (no column of its rows could be added): as it was.
-                            LOG.warnf("replay-rejects: batch %d (%d record(s), %s) did not land; they stay rejects",
-                                    batches, records.size(), describe(keys));
-                            unwritten += records.size();
-                            continue;
-                        }
-                        flush.landed(sink.liveColumns());
+                        write(sink, flush, records, keys, tally);
                     }
-                    landed += rows;
-                    for (RejectedRecord r : flush.rejectedAgain()) {
-                        again.merge(r.reason(), 1L, Long::sum);
-                    }
-                    LOG.infof("replay-rejects: batch %d: %d record(s) (%s): %d row(s) %s, %d rejected again", batches,
-                            records.size(), describe(keys), rows, o.dryRun() ? "would land" : "landed",
-                            flush.rejectedAgain().size());
                 }
             }
         }
-        Result result = new Result(replayed, landed, again, unwritten, truncated, batches);
+        Result result = new Result(tally.replayed, tally.landed, tally.again, tally.unwritten, tally.truncated,
+                tally.batches);
         LOG.infof("replay-rejects: %s", summary(result, o.dryRun()));
         return result;
+    }
+
+    /** One batch in one transaction through the writer's sink; a batch the sink did not land stays as it was. */
+    private void write(Sink sink, ReplayFlushes.Flush flush, List<ReplayFlushes.Replayed> records, List<Key> keys,
+                       Tally tally) throws Exception {
+        LOG.infof("replay-rejects: batch %d: writing %d record(s) (%s)", tally.batches, records.size(), describe(keys));
+        long rows = sink.write(flush.batch(), 1);
+        if (stillKept(flush.batch().replayed()) > 0) {
+            // The sink wrote nothing of it (no column of its rows could be added): as it was.
+            LOG.warnf("replay-rejects: batch %d (%d record(s), %s) did not land; they stay rejects", tally.batches,
+                    records.size(), describe(keys));
+            tally.unwritten += records.size();
+            return;
+        }
+        flush.landed(sink.liveColumns());
+        tally.counted(flush, rows, records, keys, false);
+    }
+
+    /** What the run has done so far. */
+    private static final class Tally {
+        long replayed;
+        long landed;
+        long unwritten;
+        long truncated;
+        int batches;
+        final Map<String, Long> again = new TreeMap<>();
+
+        void counted(ReplayFlushes.Flush flush, long rows, List<ReplayFlushes.Replayed> records, List<Key> keys,
+                     boolean dryRun) {
+            landed += rows;
+            for (RejectedRecord r : flush.rejectedAgain()) {
+                again.merge(r.reason(), 1L, Long::sum);
+            }
+            LOG.infof("replay-rejects: batch %d: %d record(s) (%s): %d row(s) %s, %d rejected again", batches,
+                    records.size(), describe(keys), rows, dryRun ? "would land" : "landed",
+                    flush.rejectedAgain().size());
+        }
     }
 
     /** The run's line: what was replayed and where each record went. */

@@ -183,11 +183,14 @@ class RejectsReplayTest {
     }
 
     @Test
-    void withoutTheRejectsTableThereIsNothingToKeepAFailureIn() throws Exception {
+    void refusedWithoutTheRejectsTableAndNothingToDoWithoutRejects() throws Exception {
         kafka.createTopic(topic, 2);
         Run off = cli(env("MILLPOND_REJECTS", "false"), "replay-rejects");
         assertThat(off.exit()).isEqualTo(1);
         assertThat(off.err()).contains("replay-rejects needs MILLPOND_REJECTS=true");
+        Run nothing = cli(env(), "replay-rejects");
+        assertThat(nothing.exit()).as(nothing.err()).isZero();
+        assertThat(nothing.out()).contains("0 record(s) replayed in 0 batch(es)");
         assertThat(cli(env(), "replay-rejects", "--since", "yesterday").exit()).isEqualTo(2);
         assertThat(cli(env(), "replay-rejects", "--batch-size", "0").exit()).isEqualTo(2);
     }

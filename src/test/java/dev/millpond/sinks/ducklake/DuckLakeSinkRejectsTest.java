@@ -232,6 +232,28 @@ class DuckLakeSinkRejectsTest {
         }
     }
 
+    /**
+     * The VARIANT companions' write path, with an integer its guard rewrites (another batch of the same rows), carries
+     * the replayed rows into the same commit too.
+     */
+    @Test
+    void aReplayIntoATableWithVariantCompanionsRemovesItsRejects() throws Exception {
+        try (SinkFixture f = new SinkFixture()) {
+            DuckLakeSink sink = f.sink(f.settings(java.util.Optional.empty(), java.util.Optional.empty(),
+                    List.of("props")));
+            String record = "{\"id\":2,\"props\":\"{\\\"a\\\":9223372036854775808}\"}";
+            sink.write(with(f.batch("{\"id\":1,\"props\":\"{}\"}"), List.of(RejectedRecord.of("t", 0, 1, 0,
+                    "column_limit", "wide", record.getBytes(StandardCharsets.UTF_8), 64))));
+            long keptAt = f.count("SELECT epoch_us(rejected_at) FROM lake.main._millpond_rejects");
+
+            sink.write(f.batch(record).replaying(List.of(new StoredReject("t", 0, 1, keptAt))));
+
+            assertThat(f.rows("SELECT id, props_variant.a::VARCHAR FROM lake.main.events ORDER BY id"))
+                    .containsExactly("1|null", "2|9223372036854775808");
+            assertThat(f.count("SELECT count(*) FROM lake.main._millpond_rejects")).isZero();
+        }
+    }
+
     private static FlushBatch with(FlushBatch rows, List<RejectedRecord> rejects, OffsetRange... ranges) {
         return new FlushBatch(rows.schema(), rows.batches(), rows.rows(), List.of(ranges), rejects);
     }
