@@ -41,6 +41,7 @@ class ReplayRejectsIT {
     private static final Pattern WRITING = Pattern.compile("replay-rejects: batch (\\d+): writing ");
 
     private final Random random = new Random(5);
+    private final Random delays = new Random(6);
     private final Map<Long, ObjectNode> produced = new LinkedHashMap<>();
 
     @Test
@@ -81,10 +82,19 @@ class ReplayRejectsIT {
             Path err = Files.createTempFile("replay", ".err");
             Process tool = start(raised, out, err, "replay-rejects", "--batch-size", "7");
             if (kills < 3) {
-                // SIGKILL at a random moment once the run is writing its second batch (the first has committed).
+                // SIGKILL once the run is writing its second batch (the first has committed): the first time as soon
+                // as an object of that batch is uploaded (before its commit, if the race is won), then at random.
                 int writing = awaitWriting(tool, err, 2);
                 if (writing >= 2) {
-                    Thread.sleep(random.nextInt(400));
+                    if (kills == 0) {
+                        int objects = setup.lake().listDataFiles().size();
+                        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                        while (setup.lake().listDataFiles().size() == objects && System.nanoTime() < until) {
+                            Thread.onSpinWait();
+                        }
+                    } else {
+                        Thread.sleep(delays.nextInt(400));
+                    }
                     tool.destroyForcibly();
                     assertThat(tool.waitFor(60, TimeUnit.SECONDS)).isTrue();
                     kills++;
