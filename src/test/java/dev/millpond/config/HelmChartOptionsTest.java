@@ -377,7 +377,7 @@ class HelmChartOptionsTest extends DeploymentInvariants {
             JsonNode policy = named("NetworkPolicy", "millpond-" + pipeline + "-maintenance");
             List<JsonNode> jobs = workloads().stream()
                     .filter(w -> matches(policy.at("/spec/podSelector/matchLabels"), podLabels(w))).toList();
-            assertThat(jobs).hasSize(5).allSatisfy(j -> assertThat(j.path("kind").asText()).isEqualTo("CronJob"));
+            assertThat(jobs).hasSize(6).allSatisfy(j -> assertThat(j.path("kind").asText()).isEqualTo("CronJob"));
             assertThat(policy.at("/spec/ingress").size()).isZero();
             assertThat(policy.at("/spec/egress").size()).isEqualTo(4);
         }
