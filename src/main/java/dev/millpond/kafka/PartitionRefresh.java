@@ -22,9 +22,9 @@ import java.util.function.LongSupplier;
  * Partitions added to the topic while the pump runs: every {@code MILLPOND_PARTITION_REFRESH_INTERVAL_S} the topic is
  * described again, and the new partitions this ordinal owns under the static rule ({@code p % REPLICA_COUNT ==
  * ordinal}) are assigned, from their beginning whatever the reset policy (every record in a partition that appeared
- * while the pump ran is newer than the pump), with their lag, committed-offset and skipped-offset series at once.
- * The same description shows a topic deleted and created again under the same name (a new topic id): the pump stops
- * ({@link TopicRecreatedException}).
+ * while the pump ran is newer than the pump), with their lag, committed-offset, skipped-offset and freshness series at
+ * once. The same description shows a topic deleted and created again under the same name (a new topic id): the pump
+ * stops ({@link TopicRecreatedException}).
  *
  * <p>Owned by the pump thread, which owns the consumer: {@link #tick} sends the AdminClient's request without waiting
  * for it and applies the answer on a later iteration, so a slow broker never holds the loop up.
@@ -147,6 +147,7 @@ public final class PartitionRefresh {
             jumps.track(tp.partition());
             metrics.consumerLag(tp.partition(), Math.max(0, end.get(tp) - low));
             metrics.lastCommittedOffset(tp.partition(), low);
+            metrics.freshness().takenUp(tp.partition(), end.get(tp) > low);
         }
         lag.assigned(grown);
         LOG.infof("Topic '%s' has %d partitions now (%d before): taking up partitions %s from their beginning, since"

@@ -23,8 +23,8 @@ import java.util.Set;
  * Startup, after {@code assign()} and before the first poll: decides where each assigned partition resumes
  * ({@link ResumeDecision}) from Kafka's committed offsets, the lake's recorded offsets and the watermarks, seeks every
  * partition there explicitly, re-commits the positions Kafka should hear at once (the lake ahead of it, a jump over
- * offsets retention deleted), reports each jump ({@link OffsetJumps}) and seeds the lag and committed-offset gauges for
- * every partition, quiet ones included.
+ * offsets retention deleted), reports each jump ({@link OffsetJumps}) and seeds the lag, committed-offset and freshness
+ * gauges for every partition, quiet ones included.
  *
  * <p>Every partition gets an explicit position because the pump's consumer runs with {@code auto.offset.reset=none}
  * ({@link OutOfRangeResets}): the reset policy is applied here, and while running by the pump, never silently by the
@@ -80,6 +80,7 @@ public final class StartPositions {
             metrics.replaySkippedRecords(d.replaySkipped());
             metrics.consumerLag(p, Math.max(0, high - d.offset()));
             metrics.lastCommittedOffset(p, d.offset());
+            metrics.freshness().takenUp(p, high > d.offset());
             LOG.info(d.logLine());
             decisions.add(d);
         }

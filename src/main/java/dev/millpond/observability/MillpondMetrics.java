@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.DoubleSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * Every metric millpond exports, under the Python original's names and labels, so existing dashboards and alerts keep
@@ -47,9 +48,16 @@ public final class MillpondMetrics {
 
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
     private final Map<String, GaugeValue> gauges = new ConcurrentHashMap<>();
+    private final Freshness freshness;
 
     public MillpondMetrics(MeterRegistry registry, String pipeline, String brokerSource) {
+        this(registry, pipeline, brokerSource, System::currentTimeMillis);
+    }
+
+    /** @param epochMillis the wall clock the freshness gauges take their age from (a test's own clock) */
+    public MillpondMetrics(MeterRegistry registry, String pipeline, String brokerSource, LongSupplier epochMillis) {
         this.registry = registry;
+        this.freshness = new Freshness(this, epochMillis);
         this.base = Tags.of("pipeline", pipeline, "broker_source", brokerSource);
         // Unlabelled series exist from the first scrape, as in the original.
         recordsWritten = Counter.builder("millpond.records.written").tags(base).register(registry);
@@ -181,6 +189,26 @@ public final class MillpondMetrics {
 
     public void lastCommittedOffset(int partition, long offset) {
         labelledGauge("millpond.last.committed.offset", "partition", Integer.toString(partition)).set(offset);
+    }
+
+    /** The per-partition freshness the pump publishes ({@code millpond_freshness_seconds} and its companion). */
+    public Freshness freshness() {
+        return freshness;
+    }
+
+    /**
+     * {@code millpond_freshness_seconds{partition}}, read at scrape time. Strong reference: {@link Freshness} keeps
+     * the supplier's state, but a collected supplier would read NaN.
+     */
+    void freshnessGauge(int partition, DoubleSupplier seconds) {
+        Gauge.builder("millpond.freshness.seconds", seconds, DoubleSupplier::getAsDouble)
+                .tags(base.and("partition", Integer.toString(partition))).strongReference(true).register(registry);
+    }
+
+    /** {@code millpond_last_landed_timestamp_seconds{partition}}: the newest landed record's Kafka timestamp. */
+    void lastLandedTimestamp(int partition, double epochSeconds) {
+        labelledGauge("millpond.last.landed.timestamp.seconds", "partition", Integer.toString(partition))
+                .set(epochSeconds);
     }
 
     public void schemaColumnAdded() {

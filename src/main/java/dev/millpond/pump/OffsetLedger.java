@@ -21,19 +21,50 @@ import java.util.TreeMap;
  */
 final class OffsetLedger {
 
-    /** partition → {first, last} offsets handled since the last commit. */
+    /** No record of the partition is in this ledger. */
+    static final long NO_RECORD = Long.MIN_VALUE;
+
+    private static final int FIRST = 0;
+    private static final int LAST = 1;
+    private static final int FIRST_TIMESTAMP = 2;
+    private static final int LAST_TIMESTAMP = 3;
+
+    /**
+     * partition → {first, last} offsets handled since the last commit, and the Kafka timestamps of those two records
+     * (how late the partition's records land: the oldest not landed, the newest landed).
+     */
     private final Map<Integer, long[]> ranges = new TreeMap<>();
     /** partition → the consumer's position after the records handled, where the consumer reported it. */
     private final Map<Integer, Long> positions = new TreeMap<>();
 
-    void handled(int partition, long offset) {
+    /** @param timestamp the record's Kafka timestamp (epoch ms, negative when it carries none) */
+    void handled(int partition, long offset, long timestamp) {
         long[] range = ranges.get(partition);
         if (range == null) {
-            ranges.put(partition, new long[]{offset, offset});
-        } else {
-            range[0] = Math.min(range[0], offset);
-            range[1] = Math.max(range[1], offset);
+            ranges.put(partition, new long[]{offset, offset, timestamp, timestamp});
+            return;
         }
+        if (offset < range[FIRST]) {
+            range[FIRST] = offset;
+            range[FIRST_TIMESTAMP] = timestamp;
+        }
+        if (offset > range[LAST]) {
+            range[LAST] = offset;
+            range[LAST_TIMESTAMP] = timestamp;
+        }
+    }
+
+    /** The Kafka timestamp of the partition's first record handled here, or {@link #NO_RECORD}. */
+    long oldestTimestamp(int partition) {
+        long[] range = ranges.get(partition);
+        return range == null ? NO_RECORD : range[FIRST_TIMESTAMP];
+    }
+
+    /** partition → the Kafka timestamp of its last record handled here (partitions with records only). */
+    Map<Integer, Long> newestTimestamps() {
+        Map<Integer, Long> newest = new TreeMap<>();
+        ranges.forEach((p, r) -> newest.put(p, r[LAST_TIMESTAMP]));
+        return newest;
     }
 
     /**
@@ -42,7 +73,7 @@ final class OffsetLedger {
      */
     void reached(int partition, long position) {
         long[] range = ranges.get(partition);
-        if (range != null && position <= range[1] + 1) {
+        if (range != null && position <= range[LAST] + 1) {
             return;
         }
         positions.merge(partition, position, Math::max);
@@ -55,7 +86,7 @@ final class OffsetLedger {
     /** The next offset to consume per partition: past the last handled record and whatever was stepped over. */
     Map<Integer, Long> nextOffsets() {
         Map<Integer, Long> next = new TreeMap<>(positions);
-        ranges.forEach((p, r) -> next.merge(p, r[1] + 1, Math::max));
+        ranges.forEach((p, r) -> next.merge(p, r[LAST] + 1, Math::max));
         return Collections.unmodifiableMap(next);
     }
 
@@ -68,7 +99,7 @@ final class OffsetLedger {
      */
     List<OffsetRange> ranges(String topic, Optional<String> topicId) {
         List<OffsetRange> list = new ArrayList<>(ranges.size());
-        ranges.forEach((p, r) -> list.add(new OffsetRange(topic, p, r[0], r[1], topicId)));
+        ranges.forEach((p, r) -> list.add(new OffsetRange(topic, p, r[FIRST], r[LAST], topicId)));
         return list;
     }
 

@@ -110,7 +110,7 @@ final class OpenFlush {
         Map<Integer, Integer> consumedPerPartition = new HashMap<>();
         for (ConsumerRecord<byte[], byte[]> record : records) {
             consumedPerPartition.merge(record.partition(), 1, Integer::sum);
-            ledger.handled(record.partition(), record.offset());
+            ledger.handled(record.partition(), record.offset(), record.timestamp());
             if (record.value() != null) {
                 values.add(record.value());
                 sources.add(record);
@@ -199,6 +199,11 @@ final class OpenFlush {
 
     long bytes() {
         return pending.bytes();
+    }
+
+    /** The Kafka timestamp of the partition's first record in this flush, or {@link OffsetLedger#NO_RECORD}. */
+    long oldestTimestamp(int partition) {
+        return ledger.oldestTimestamp(partition);
     }
 
     long records() {

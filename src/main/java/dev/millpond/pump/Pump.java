@@ -4,9 +4,11 @@ import dev.millpond.convert.BatchUnifier;
 import dev.millpond.convert.JsonToArrow;
 import dev.millpond.kafka.LagMonitor;
 import dev.millpond.kafka.OutOfRangeResets;
+import dev.millpond.kafka.PartitionAssignment;
 import dev.millpond.kafka.PartitionRefresh;
 import dev.millpond.observability.ErrorType;
 import dev.millpond.observability.FlushTrigger;
+import dev.millpond.observability.Freshness;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.PumpHealth;
 import dev.millpond.sinks.Sink;
@@ -14,6 +16,7 @@ import dev.millpond.stages.RecordStages;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.jboss.logging.Logger;
 
@@ -47,6 +50,8 @@ public final class Pump {
     /** Asked only for its live columns after each flush, so the width bound sees what the table now holds. */
     private final Sink sink;
     private final MillpondMetrics metrics;
+    /** How late each partition's records land, told after every iteration (see {@link #publishFreshness()}). */
+    private final Freshness freshness;
     private final PumpHealth health;
     private final LagMonitor lag;
     /** Takes up partitions added to the topic while the pump runs, and notices the topic being recreated. */
@@ -65,6 +70,9 @@ public final class Pump {
     private volatile boolean stopRequested;
     private long lastFlushNanos = System.nanoTime();
     private long lastHeartbeatNanos = System.nanoTime();
+    /** The assignment {@link #assigned} was read from; replaced when partitions are taken up. */
+    private PartitionAssignment assignment;
+    private List<TopicPartition> assigned = List.of();
 
     /**
      * @param columnBudget the width bound each poll batch is held to before it is buffered
@@ -85,6 +93,7 @@ public final class Pump {
         this.poller = new AdaptivePoller(consumer);
         this.sink = sink;
         this.metrics = metrics;
+        this.freshness = metrics.freshness();
         this.health = health;
         this.lag = lag;
         WriteLadder writeLadder = new WriteLadder(sink, metrics, health, writeRetry, sleeper);
@@ -192,10 +201,40 @@ public final class Pump {
         boolean sizeReached = open.sizeReached();
         boolean timeDue = System.nanoTime() - lastFlushNanos >= intervalNanos;
         PlanReplay.Step planned = plans.step();
-        if (planned == PlanReplay.Step.HOLD || planned == PlanReplay.Step.NORMAL && !sizeReached && !timeDue) {
-            return;
+        if (planned != PlanReplay.Step.HOLD && (planned != PlanReplay.Step.NORMAL || sizeReached || timeDue)) {
+            flushOrCommit(sizeReached ? FlushTrigger.SIZE : FlushTrigger.TIME);
         }
-        flushOrCommit(sizeReached ? FlushTrigger.SIZE : FlushTrigger.TIME);
+        publishFreshness();
+    }
+
+    /**
+     * Tells {@link Freshness} what the pump knows of each assigned partition: the oldest of its records not landed —
+     * in the flush being written, else in the flush being filled, else returned by the consumer and not handed out
+     * yet (these are in offset order) — or that it holds none, with the consumer's lag by its latest fetch. Once per
+     * iteration, never per record; while the pump waits for a write it is not called, and the ages keep growing at
+     * scrape time.
+     */
+    private void publishFreshness() {
+        if (assignment != partitions.current()) {
+            assignment = partitions.current();
+            assigned = assignment.topicPartitions();
+        }
+        InFlightFlush writing = inFlight;
+        for (TopicPartition tp : assigned) {
+            int p = tp.partition();
+            long oldest = writing == null ? OffsetLedger.NO_RECORD : writing.ledger.oldestTimestamp(p);
+            if (oldest == OffsetLedger.NO_RECORD) {
+                oldest = open.oldestTimestamp(p);
+            }
+            if (oldest == OffsetLedger.NO_RECORD) {
+                oldest = poller.oldestNotHandedOut(p);
+            }
+            if (oldest != OffsetLedger.NO_RECORD) {
+                freshness.held(p, oldest);
+            } else {
+                freshness.nothingHeld(p, consumer.currentLag(tp));
+            }
+        }
     }
 
     private void flushOrCommit(FlushTrigger trigger) {
@@ -205,7 +244,7 @@ public final class Pump {
             // Skipped records and tombstones still move the committed offset — after the flush before
             // them landed, since a commit covers every offset below it.
             awaitInFlight();
-            committed(committer.commit(open.handOffOffsets(), settings.topic()));
+            committed(commitLanded(open.handOffOffsets()));
             lastFlushNanos = System.nanoTime();
         }
     }
@@ -287,7 +326,7 @@ public final class Pump {
         List<String> liveColumns = sink.liveColumns();
         pauseBeforeKafkaCommit();
         long commitStart = System.nanoTime();
-        Map<Integer, Long> next = committer.commit(flush.ledger, settings.topic());
+        Map<Integer, Long> next = commitLanded(flush.ledger);
         flush.phases.commit(System.nanoTime() - commitStart);
         open.landed(flush, liveColumns);
 
@@ -300,6 +339,14 @@ public final class Pump {
                 flush.rejects.isEmpty() ? "" : ", rejects=" + flush.rejects.size());
         committed(next);
         health.flushed();
+    }
+
+    /** Commits a ledger's offsets to Kafka: its records have landed, the newest of each partition as stamped. */
+    private Map<Integer, Long> commitLanded(OffsetLedger ledger) {
+        Map<Integer, Long> newest = ledger.newestTimestamps();
+        Map<Integer, Long> next = committer.commit(ledger, settings.topic());
+        newest.forEach(freshness::landed);
+        return next;
     }
 
     /** Every commit, with rows or without, moves the committed-offset gauges and (rate-limited) the lag. */
@@ -353,7 +400,7 @@ public final class Pump {
                 flush(FlushTrigger.TIME);
                 awaitInFlight();
             } else if (open.hasOffsets()) {
-                committed(committer.commit(open.handOffOffsets(), settings.topic()));
+                committed(commitLanded(open.handOffOffsets()));
             }
         } catch (RuntimeException e) {
             LOG.errorf(e, "Shutdown flush failed; uncommitted records will be consumed again on restart");

@@ -99,9 +99,9 @@ class OffsetCommitterTest {
 
     private static OffsetLedger ledger() {
         OffsetLedger ledger = new OffsetLedger();
-        ledger.handled(0, 5);
-        ledger.handled(0, 7);
-        ledger.handled(1, 3);
+        ledger.handled(0, 5, 1_000);
+        ledger.handled(0, 7, 1_002);
+        ledger.handled(1, 3, 1_001);
         return ledger;
     }
 

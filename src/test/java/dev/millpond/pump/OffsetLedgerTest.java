@@ -14,7 +14,10 @@ import java.util.TreeMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The ledger over generated sequences of handled offsets: what it commits, what it hands to the sink, the hand-off. */
+/**
+ * The ledger over generated sequences of handled offsets: what it commits, what it hands to the sink, the timestamps of
+ * each partition's first and last record, the hand-off.
+ */
 class OffsetLedgerTest {
 
     @Test
@@ -23,12 +26,26 @@ class OffsetLedgerTest {
             Random random = new Random(seed);
             OffsetLedger ledger = new OffsetLedger();
             Map<Integer, long[]> expected = new TreeMap<>();
+            Map<String, Long> stamps = new java.util.HashMap<>();
             for (long[] handled : shuffledOffsets(random)) {
                 int p = (int) handled[0];
-                ledger.handled(p, handled[1]);
+                // Kafka timestamps need not follow offsets (CreateTime), and a record may carry none (-1).
+                // The same offset read twice (two runs of one partition may overlap) is the same record.
+                long timestamp = stamps.computeIfAbsent(p + "@" + handled[1],
+                        k -> random.nextInt(10) == 0 ? -1 : random.nextLong(1L << 42));
+                ledger.handled(p, handled[1], timestamp);
                 expected.merge(p, new long[]{handled[1], handled[1]},
                         (a, b) -> new long[]{Math.min(a[0], b[0]), Math.max(a[1], b[1])});
             }
+            Map<Integer, Long> newest = new TreeMap<>();
+            for (Map.Entry<Integer, long[]> e : expected.entrySet()) {
+                int p = e.getKey();
+                assertThat(ledger.oldestTimestamp(p)).as("the lowest offset's stamp (seed %d)", seed)
+                        .isEqualTo(stamps.get(p + "@" + e.getValue()[0]));
+                newest.put(p, stamps.get(p + "@" + e.getValue()[1]));
+            }
+            assertThat(ledger.newestTimestamps()).as("the highest offset's stamp (seed %d)", seed).isEqualTo(newest);
+            assertThat(ledger.oldestTimestamp(12)).as("a partition without records").isEqualTo(OffsetLedger.NO_RECORD);
 
             List<OffsetRange> wanted = new ArrayList<>();
             Map<Integer, Long> next = new TreeMap<>();
@@ -52,16 +69,17 @@ class OffsetLedgerTest {
             OffsetLedger open = new OffsetLedger();
             OffsetLedger reference = new OffsetLedger();
             for (long[] h : shuffledOffsets(random)) {
-                open.handled((int) h[0], h[1]);
-                reference.handled((int) h[0], h[1]);
+                open.handled((int) h[0], h[1], h[1] * 10);
+                reference.handled((int) h[0], h[1], h[1] * 10);
             }
 
             OffsetLedger flushed = open.handOff();
             assertThat(open.isEmpty()).isTrue();
             assertThat(open.ranges("t")).isEmpty();
             assertThat(flushed.ranges("t")).as("seed %d", seed).isEqualTo(reference.ranges("t"));
+            assertThat(flushed.newestTimestamps()).as("seed %d", seed).isEqualTo(reference.newestTimestamps());
 
-            open.handled(99, 5);
+            open.handled(99, 5, 50);
             assertThat(flushed.nextOffsets()).as("the flushed ledger is its own").doesNotContainKey(99);
             assertThat(open.nextOffsets()).containsExactly(Map.entry(99, 6L));
 
