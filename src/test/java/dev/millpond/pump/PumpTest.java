@@ -280,6 +280,55 @@ class PumpTest {
         assertThat(metric("millpond_batches_flushed_total", "trigger", "time")).isGreaterThanOrEqualTo(2);
     }
 
+    /**
+     * Freshness through the loop, with the writes held in the sink: while flush N is held, the age of its oldest
+     * record is reported (not that of the younger records consumed behind it), and a partition with nothing pending
+     * reads 0; once N lands, N's newest record is the last landed and the oldest record of N+1 (held in turn) is the
+     * one reported; once everything landed, 0.
+     */
+    @Test
+    void freshnessIsTheAgeOfTheOldestRecordNotLandedAndZeroOnceEverythingLanded() throws Exception {
+        kafka.createTopic(topic, 2);
+        long hourAgo = System.currentTimeMillis() - 3_600_000;
+        produceStamped(0, 0, hourAgo, hourAgo + 1_000, hourAgo + 2_000);
+        MillpondConfig config = config(Map.of("FLUSH_INTERVAL_MS", "300"));
+        GatedSink[] gates = new GatedSink[2];
+        try (Pipeline pipeline = open(config, sink -> gates[1] = new GatedSink(gates[0] = new GatedSink(sink, 0), 1))) {
+            assertThat(metricOrEmpty("millpond_freshness_seconds", "partition", "1")).as("from the take-up")
+                    .hasValue(0);
+            RunningPump pump = RunningPump.start(pipeline);
+            gates[0].awaitHeld();
+            long tenMinutesAgo = System.currentTimeMillis() - 600_000;
+            produceStamped(0, 3, tenMinutesAgo, tenMinutesAgo + 1_000);
+            pump.await(() -> metric("millpond_records_consumed_total", "partition", "0") == 5);
+            assertAge("0", hourAgo);
+            assertThat(metric("millpond_freshness_seconds", "partition", "1")).isZero();
+            assertThat(metricOrEmpty("millpond_last_landed_timestamp_seconds", "partition", "0")).isEmpty();
+
+            gates[0].release();
+            gates[1].awaitHeld();
+            pump.await(() -> metric("millpond_freshness_seconds", "partition", "0") < 3_000);
+            assertAge("0", tenMinutesAgo);
+            assertThat(metric("millpond_last_landed_timestamp_seconds", "partition", "0"))
+                    .isEqualTo((hourAgo + 2_000) / 1000.0);
+
+            gates[1].release();
+            pump.await(() -> metric("millpond_freshness_seconds", "partition", "0") == 0);
+            assertThat(metric("millpond_last_landed_timestamp_seconds", "partition", "0"))
+                    .isEqualTo((tenMinutesAgo + 1_000) / 1000.0);
+            assertThat(kafka.committedOffsets(config.groupId(), topic)).containsEntry(0, 5L);
+            pump.stop();
+        }
+    }
+
+    /** The reported freshness of a partition is the age of a record stamped {@code stamped}, as of the scrape. */
+    private void assertAge(String partition, long stamped) {
+        long before = System.currentTimeMillis();
+        double age = metric("millpond_freshness_seconds", "partition", partition);
+        long after = System.currentTimeMillis();
+        assertThat(age).isBetween((before - stamped) / 1000.0, (after - stamped) / 1000.0);
+    }
+
     // ---- helpers
 
     private Pipeline open(MillpondConfig config, java.util.function.UnaryOperator<Sink> decorator) throws Exception {
@@ -296,6 +345,11 @@ class PumpTest {
 
     private void produce(int partition, long firstId, int count) {
         kafka.produce(topic, partition, SampleEvents.events(firstId, count));
+    }
+
+    /** One sample event per timestamp, stamped so. */
+    private void produceStamped(int partition, long firstId, Long... timestamps) {
+        kafka.produceStamped(topic, partition, SampleEvents.events(firstId, timestamps.length), List.of(timestamps));
     }
 
     private static void runUntil(Pipeline pipeline, BooleanSupplier condition) throws Exception {

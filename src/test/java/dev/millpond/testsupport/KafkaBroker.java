@@ -426,6 +426,27 @@ public final class KafkaBroker implements AutoCloseable {
     }
 
     /**
+     * Produces keyless values to one partition with the given Kafka timestamps (epoch ms, one per value; the topic's
+     * default CreateTime keeps them), acks=all; returns the offset of each record, in order.
+     */
+    public List<Long> produceStamped(String topic, int partition, List<byte[]> values, List<Long> timestamps) {
+        if (values.size() != timestamps.size()) {
+            throw new IllegalArgumentException("one timestamp per value");
+        }
+        KafkaProducer<byte[], byte[]> p = producer();
+        List<Future<RecordMetadata>> sent = new ArrayList<>(values.size());
+        for (int i = 0; i < values.size(); i++) {
+            sent.add(p.send(new ProducerRecord<>(topic, partition, timestamps.get(i), null, values.get(i))));
+        }
+        p.flush();
+        List<Long> offsets = new ArrayList<>(sent.size());
+        for (Future<RecordMetadata> future : sent) {
+            offsets.add(KafkaFutures.await(future).offset());
+        }
+        return offsets;
+    }
+
+    /**
      * A new transactional producer ({@code transactional.id} given, transactions initialised), as Kafka Streams,
      * Flink or Debezium write; the caller begins, commits or aborts and closes it.
      */
