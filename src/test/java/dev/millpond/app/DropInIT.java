@@ -43,6 +43,9 @@ class DropInIT {
     static AppProcess app;
     static String firstScrape;
     static String laterScrape;
+    /** The moments (epoch ms) before and after the traffic was produced: its records are stamped in between. */
+    static long producedFrom;
+    static long producedTo;
 
     @BeforeAll
     static void startAFreshReplica() throws Exception {
@@ -65,8 +68,10 @@ class DropInIT {
         }
         values.add("{\"id\":10,\"n\":\"ten\"}".getBytes(StandardCharsets.UTF_8));
         values.add("{\"broken\":".getBytes(StandardCharsets.UTF_8));
+        producedFrom = System.currentTimeMillis();
         setup.produce(0, values);
         setup.produce(1, values.subList(0, 3));
+        producedTo = System.currentTimeMillis();
         app.await("14 records written", Duration.ofMinutes(2),
                 () -> app.metric("millpond_records_written_total").orElse(0) >= 14);
         laterScrape = app.metrics();
@@ -143,11 +148,26 @@ class DropInIT {
                 }
             }
         }
-        assertThat(panelTitles).contains("Throughput", "Consumer lag", "Flush size", "Flush duration",
+        assertThat(panelTitles).contains("Throughput", "Consumer lag", "Freshness", "Flush size", "Flush duration",
                 "Errors by type", "Records skipped by reason", "Resident memory");
         Set<String> exported = series(laterScrape).stream().map(s -> s.substring(0, s.indexOf('{')))
                 .collect(Collectors.toSet());
         assertThat(exported).containsAll(queried);
+    }
+
+    /**
+     * How late records land, per partition: the newest landed record's Kafka timestamp is one of the records just
+     * produced, and once everything up to the log end has landed the freshness of each partition reads 0.
+     */
+    @Test
+    void freshnessReadsZeroOnceEverythingLandedAndTheLastLandedRecordIsTheNewest() throws Exception {
+        for (String partition : List.of("0", "1")) {
+            double landed = AppProcess.metricIn(laterScrape, "millpond_last_landed_timestamp_seconds", "partition",
+                    partition).orElseThrow(() -> new AssertionError("no last landed timestamp, partition " + partition));
+            assertThat(landed).as("partition %s", partition).isBetween(producedFrom / 1000.0, producedTo / 1000.0);
+            app.await("freshness 0 on partition " + partition, Duration.ofMinutes(1),
+                    () -> app.metric("millpond_freshness_seconds", "partition", partition).orElse(-1) == 0);
+        }
     }
 
     /** NOTSET lets everything through on Python's root logger; the JSON format is matched trimmed, in any case. */
