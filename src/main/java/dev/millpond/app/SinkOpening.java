@@ -13,6 +13,7 @@ import org.jboss.logging.Logger;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * Opens the sink at startup the way a write rides out an outage: a catalog or object store that cannot be reached
@@ -39,13 +40,21 @@ final class SinkOpening {
     private final PumpHealth health;
     private final Sleeper sleeper;
     private final BooleanSupplier stopRequested;
+    private final LongSupplier nanoTime;
 
     SinkOpening(SinkFactory factory, PumpHealth health, Sleeper sleeper, BooleanSupplier stopRequested) {
+        this(factory, health, sleeper, stopRequested, System::nanoTime);
+    }
+
+    /** As above, measuring the outage budget on {@code nanoTime} (so a test can spend it without waiting). */
+    SinkOpening(SinkFactory factory, PumpHealth health, Sleeper sleeper, BooleanSupplier stopRequested,
+                LongSupplier nanoTime) {
         this.factory = factory;
         this.retry = factory.writeRetry();
         this.health = health;
         this.sleeper = sleeper;
         this.stopRequested = stopRequested;
+        this.nanoTime = nanoTime;
     }
 
     /**
@@ -60,19 +69,19 @@ final class SinkOpening {
                 Sink sink = factory.open(metrics, memory, budget);
                 if (attempt > 1) {
                     LOG.infof("The sink opened on attempt %d, %.1fs after the first failure", attempt,
-                            (System.nanoTime() - firstFailure) / 1e9);
+                            (nanoTime.getAsLong() - firstFailure) / 1e9);
                 }
                 return sink;
             } catch (Exception e) {
                 if (attempt == 1) {
-                    firstFailure = System.nanoTime();
+                    firstFailure = nanoTime.getAsLong();
                 }
                 Optional<StartupOutage> outage = factory.outage(e);
                 if (outage.isEmpty()) {
                     throw factory.refusal(e);
                 }
                 String what = factory.unreachable(outage.get());
-                double elapsed = (System.nanoTime() - firstFailure) / 1e9;
+                double elapsed = (nanoTime.getAsLong() - firstFailure) / 1e9;
                 double left = retry.outageBudget().toMillis() / 1000.0 - elapsed;
                 if (left <= 0) {
                     throw new SinkStartupException(String.format(Locale.ROOT, "%s stayed unreachable at startup for"

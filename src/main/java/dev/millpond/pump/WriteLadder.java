@@ -8,6 +8,7 @@ import dev.millpond.sinks.WriteFailure;
 import org.jboss.logging.Logger;
 
 import java.util.Locale;
+import java.util.function.LongSupplier;
 
 /**
  * Writes one flush until it lands, the retries are spent, or a stop is requested. It reads nothing but the sink's
@@ -37,13 +38,21 @@ final class WriteLadder {
     private final PumpHealth health;
     private final WriteRetry retry;
     private final Sleeper sleeper;
+    private final LongSupplier nanoTime;
 
     WriteLadder(Sink sink, MillpondMetrics metrics, PumpHealth health, WriteRetry retry, Sleeper sleeper) {
+        this(sink, metrics, health, retry, sleeper, System::nanoTime);
+    }
+
+    /** As above, measuring the outage budget on {@code nanoTime} (so a test can spend it without waiting). */
+    WriteLadder(Sink sink, MillpondMetrics metrics, PumpHealth health, WriteRetry retry, Sleeper sleeper,
+                LongSupplier nanoTime) {
         this.sink = sink;
         this.metrics = metrics;
         this.health = health;
         this.retry = retry;
         this.sleeper = sleeper;
+        this.nanoTime = nanoTime;
     }
 
     /**
@@ -76,7 +85,7 @@ final class WriteLadder {
                 metrics.error(verdict.errorType());
                 String label = verdict.errorType().label();
                 if (attempt == 1) {
-                    firstFailure = System.nanoTime();
+                    firstFailure = nanoTime.getAsLong();
                 }
                 if (verdict.kind() == WriteFailure.Kind.UNAVAILABLE) {
                     health.sinkUnavailable();
@@ -91,7 +100,7 @@ final class WriteLadder {
                     sleeper.sleep(delay);
                     continue;
                 }
-                double elapsed = (System.nanoTime() - firstFailure) / 1e9;
+                double elapsed = (nanoTime.getAsLong() - firstFailure) / 1e9;
                 double left = retry.outageBudget().toMillis() / 1000.0 - elapsed;
                 if (verdict.kind() != WriteFailure.Kind.UNAVAILABLE || left <= 0) {
                     String outage = verdict.kind() == WriteFailure.Kind.UNAVAILABLE

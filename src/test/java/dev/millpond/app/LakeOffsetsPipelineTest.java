@@ -13,6 +13,7 @@ import dev.millpond.testsupport.CapturedLog;
 import dev.millpond.testsupport.DuckDbSql;
 import dev.millpond.testsupport.DuckLakeStack;
 import dev.millpond.testsupport.KafkaBroker;
+import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.Services;
 import io.micrometer.prometheus.PrometheusConfig;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
@@ -37,6 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Exactly-once on the real stack, in-JVM: a crash between the lake commit and the Kafka commit is simulated by
  * writing some flushes and then moving the group's Kafka offsets back to 0, as if those commits never happened.
  */
+@ServiceBacked
 class LakeOffsetsPipelineTest {
 
     private static final String TABLE = "events";

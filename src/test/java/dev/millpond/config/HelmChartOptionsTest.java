@@ -6,6 +6,7 @@ import dev.millpond.observability.ErrorType;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.OffsetSkipReason;
 import dev.millpond.observability.SkipReason;
+import dev.millpond.testsupport.ServiceBacked;
 import io.micrometer.prometheus.PrometheusConfig;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -35,6 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * switches and the Secret mounted as files. The three pipelines rendered with every option on must still keep every
  * deployment invariant (inherited), and the default rendering has none of these objects.
  */
+@ServiceBacked
 class HelmChartOptionsTest extends DeploymentInvariants {
 
     static final List<String> EVERYTHING_ON = List.of("-f", MANY_PIPELINES.toString(),

@@ -3,6 +3,7 @@ package dev.millpond.config;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.millpond.testsupport.ServiceBacked;
 import org.junit.jupiter.api.Test;
 
 import java.io.File;
@@ -27,6 +28,7 @@ import static org.assertj.core.api.Assertions.fail;
  * exactly the plain manifests, plus the image's JVM flags made explicit, so the measured budget is carried over.
  * helm must be on PATH ({@code .ci/run} installs it); without it these tests fail, they do not skip.
  */
+@ServiceBacked
 class HelmChartTest extends DeploymentInvariants {
 
     static final Path CHART = Path.of("charts", "millpond");

@@ -10,6 +10,7 @@ import dev.millpond.testsupport.AppProcess;
 import dev.millpond.testsupport.DuckLakeStack;
 import dev.millpond.testsupport.KafkaBroker;
 import dev.millpond.testsupport.MillpondEnvironment;
+import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.Services;
 import io.micrometer.prometheus.PrometheusConfig;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
@@ -32,6 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The include-values endpoint driving the keep filter of a running pump, end to end on the real stack: a value the
  * endpoint adds starts admitting records within one interval; a value it removes stops after the damping window.
  */
+@ServiceBacked
 class IncludeValuesPipelineTest {
 
     private final AtomicReference<String> served = new AtomicReference<>("[2]");

@@ -2,6 +2,7 @@ package dev.millpond.includevalues;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.millpond.config.IncludeValuesAuth;
 import dev.millpond.config.IncludeValuesConfig;
@@ -12,7 +13,7 @@ import dev.millpond.config.FilterSpec;
 import dev.millpond.config.FilterValues;
 import dev.millpond.includevalues.ScriptedEndpoint.Response;
 import dev.millpond.observability.MillpondMetrics;
-import dev.millpond.testsupport.AppProcess;
+import dev.millpond.testsupport.MetricsText;
 import io.micrometer.prometheus.PrometheusConfig;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
 import java.net.URI;
@@ -22,10 +23,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -103,9 +104,9 @@ class IncludeValuesSourceTest {
         assertThat(Duration.ofNanos(System.nanoTime() - started)).as("it waited out the budget")
                 .isGreaterThanOrEqualTo(Duration.ofSeconds(1));
         assertThat(source.effectiveSet().orElseThrow().get().ints()).isEqualTo(Set.of(1L, 2L));
-        assertThat(AppProcess.metricIn(registry.scrape(), "millpond_include_values_poll_failures_total").orElseThrow())
+        assertThat(MetricsText.metric(registry.scrape(), "millpond_include_values_poll_failures_total").orElseThrow())
                 .isGreaterThanOrEqualTo(1.0);
-        assertThat(AppProcess.metricIn(registry.scrape(), "millpond_include_values_last_success_timestamp_seconds"))
+        assertThat(MetricsText.metric(registry.scrape(), "millpond_include_values_last_success_timestamp_seconds"))
                 .hasValue(0.0); // never succeeded
     }
 
@@ -122,7 +123,7 @@ class IncludeValuesSourceTest {
             }
         });
         // The counter is registered from the first scrape, so wait for it to move, not to exist.
-        awaitTrue("a first failed attempt", () -> AppProcess.metricIn(registry.scrape(),
+        awaitTrue("a first failed attempt", () -> MetricsText.metric(registry.scrape(),
                 "millpond_include_values_poll_failures_total").orElse(0.0) >= 1.0);
         source.close();
         assertThatThrownBy(() -> starting.get(30, TimeUnit.SECONDS))
@@ -132,6 +133,7 @@ class IncludeValuesSourceTest {
 
     @Test
     void theJitteredScheduleReallyPollsUntilClosed() throws Exception {
+        List<Thread> others = pollThreads();
         endpoint.thenJson("[1, 3]");
         source = source(new IncludeValuesConfig(IncludeValuesMode.SHADOW, Optional.of(PINS),
                 Optional.of(polling(endpoint.url(), Duration.ofMillis(50), Duration.ofSeconds(1)))));
@@ -141,9 +143,13 @@ class IncludeValuesSourceTest {
         assertThat(IncludeValuesSeries.in(registry.scrape(), PIPELINE)).containsEntry("mode{mode=shadow}", 1.0)
                 .containsEntry("shadow_only_remote", 1.0).containsEntry("shadow_only_static", 1.0);
 
+        List<Thread> pollers = pollThreads().stream().filter(t -> !others.contains(t)).toList();
+        assertThat(pollers).as("the schedule's own thread").hasSize(1);
         source.close();
         int afterClose = endpoint.received().size();
-        Thread.sleep(300); // six intervals: long enough for a poll that should not happen
+        // Polls happen on that thread only, and a shut-down executor starts no other: once it has ended, no poll can
+        // follow, so there is nothing to wait out.
+        await().atMost(Duration.ofSeconds(20)).until(() -> !pollers.get(0).isAlive());
         assertThat(endpoint.received()).hasSize(afterClose);
     }
 
@@ -172,13 +178,12 @@ class IncludeValuesSourceTest {
     }
 
     /** Waits for a condition the background thread brings about; the deadline only guards against a hang. */
-    private static void awaitTrue(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(10);
-        }
+    private static void awaitTrue(String what, Callable<Boolean> condition) {
+        await(what).atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(10)).until(condition);
+    }
+
+    private static List<Thread> pollThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().equals("millpond-include-values") && t.isAlive()).toList();
     }
 }

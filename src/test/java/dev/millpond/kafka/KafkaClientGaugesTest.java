@@ -3,6 +3,7 @@ package dev.millpond.kafka;
 import dev.millpond.config.MillpondConfig;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.testsupport.KafkaBroker;
+import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.Services;
 import io.micrometer.prometheus.PrometheusConfig;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
@@ -21,6 +22,7 @@ import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@ServiceBacked
 class KafkaClientGaugesTest {
 
     private final KafkaBroker broker = Services.kafka();

@@ -1,6 +1,7 @@
 package dev.millpond.kafka;
 
 import dev.millpond.testsupport.KafkaBroker;
+import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.Services;
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.AfterAll;
@@ -17,6 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Assignment on a real broker: partition count from the AdminClient, {@code p % REPLICA_COUNT == ordinal}. */
+@ServiceBacked
 class PartitionAssignmentTest {
 
     private static final KafkaBroker BROKER = Services.kafka();

@@ -3,6 +3,7 @@ package dev.millpond.kafka;
 import dev.millpond.config.MillpondConfig;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.testsupport.KafkaBroker;
+import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.TestCertificateAuthority;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.admin.Admin;
@@ -35,6 +36,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * operator would, against a real broker's SSL and SASL/PLAIN listeners. Topics are created and filled through the
  * broker's PLAINTEXT listener; everything the pump does goes through the secured one.
  */
+@ServiceBacked
 class SecuredListenersTest {
 
     private static final String USER = "millpond";

@@ -4,6 +4,7 @@ import dev.millpond.config.AutoOffsetReset;
 import dev.millpond.config.MillpondConfig;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.testsupport.KafkaBroker;
+import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.Services;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.admin.Admin;
@@ -30,6 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the lag and committed-offset gauges are seeded for every assigned partition, and the first poll starts where they
  * say. Each topic has two partitions: partition 0 holds ten records, partition 1 stays empty.
  */
+@ServiceBacked
 class StartPositionsTest {
 
     private final KafkaBroker broker = Services.kafka();

@@ -5,6 +5,7 @@ import dev.millpond.sinks.ducklake.CatalogLocation;
 import dev.millpond.sinks.ducklake.LakeAttachment;
 import dev.millpond.testsupport.DuckDbExtensions;
 import dev.millpond.testsupport.Postgres;
+import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.TestCertificateAuthority;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -30,6 +31,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * lake session) and the tools' own JDBC session. {@code require} and {@code verify-full} (with the CA that signed the
  * server's certificate) connect over TLS; {@code verify-full} with another CA and {@code disable} are refused.
  */
+@ServiceBacked
 class CatalogTlsTest {
 
     private static Path directory;

@@ -1,5 +1,6 @@
 package dev.millpond.maintenance;
 
+import dev.millpond.testsupport.ServiceBacked;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -12,6 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Many small flushes, then compaction tier by tier on the real stack: each tier leaves fewer, larger files in its
  * band and the table's contents (row count and a checksum of every column) exactly as before.
  */
+@ServiceBacked
 class CompactionTiersTest {
 
     @Test

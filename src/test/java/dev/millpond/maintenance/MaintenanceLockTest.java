@@ -1,6 +1,7 @@
 package dev.millpond.maintenance;
 
 import dev.millpond.maintenance.cli.MaintenanceCli;
+import dev.millpond.testsupport.ServiceBacked;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -13,6 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The advisory lock stops a second concurrent run, which says who holds it; dry runs need no lock. */
+@ServiceBacked
 class MaintenanceLockTest {
 
     @Test

@@ -11,6 +11,7 @@ import dev.millpond.testsupport.AppProcess;
 import dev.millpond.testsupport.DuckDbSql;
 import dev.millpond.testsupport.DuckLakeStack;
 import dev.millpond.testsupport.KafkaBroker;
+import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.Services;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -34,6 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * exactly that flush's ranges as gaps and the CLI exits 1. The offsets table starts in the old six-column shape, as
  * a lake written by an earlier build would have it, and gains first_offset.
  */
+@ServiceBacked
 class OffsetsAuditTest {
 
     private static final String TABLE = "events";

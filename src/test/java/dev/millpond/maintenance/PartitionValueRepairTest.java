@@ -9,6 +9,7 @@ import dev.millpond.sinks.ducklake.DuckLakeSinkSettings;
 import dev.millpond.sinks.ducklake.DuckLakeSql;
 import dev.millpond.sinks.ducklake.LakeAttachment;
 import dev.millpond.testsupport.DuckDbSql;
+import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.Services;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.arrow.memory.BufferAllocator;
@@ -39,6 +40,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * correctly (its scans prune on column statistics, not on these rows), but its merge never compacts a file whose values
  * are missing or wrong; after the repair it does, and every partition-filtered query still returns the rows written.
  */
+@ServiceBacked
 class PartitionValueRepairTest {
 
     private static final String TABLE = "clicks";

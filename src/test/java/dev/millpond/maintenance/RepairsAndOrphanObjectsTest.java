@@ -1,6 +1,7 @@
 package dev.millpond.maintenance;
 
 import dev.millpond.testsupport.DuckDbSql;
+import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.Services;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -10,6 +11,7 @@ import java.util.Set;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** purge-orphan-stats, orphans (objects no row references), checkpoint and compact-probe on the real stack. */
+@ServiceBacked
 class RepairsAndOrphanObjectsTest {
 
     @Test

@@ -1,5 +1,6 @@
 package dev.millpond.maintenance;
 
+import dev.millpond.testsupport.ServiceBacked;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -15,6 +16,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * plus cleanup remove exactly the objects no catalog row references any more, and nothing a row still references.
  * A planted orphan (a queued object deleted behind the catalog's back) is found and healed.
  */
+@ServiceBacked
 class SnapshotLifecycleTest {
 
     private static void smallFlushesThenCompact(MaintenanceFixture lake, int flushes) throws Exception {

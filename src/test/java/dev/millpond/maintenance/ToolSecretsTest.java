@@ -1,6 +1,7 @@
 package dev.millpond.maintenance;
 
 import dev.millpond.testsupport.FaultRelay;
+import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.Services;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * stderr while DuckDB and the JDBC driver fail carries no password. Each run also shows that the failure path
  * really printed the connection string, masked (a check that could not see a leak would prove nothing).
  */
+@ServiceBacked
 class ToolSecretsTest {
 
     private static final Duration PATIENCE = Duration.ofSeconds(120);

@@ -1,6 +1,7 @@
 package dev.millpond.maintenance;
 
 import dev.millpond.testsupport.DuckDbSql;
+import dev.millpond.testsupport.ServiceBacked;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
@@ -17,6 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * merged file holds every value as it was — objects, arrays, nesting, integers up to INT64_MAX, negatives, doubles,
  * strings, booleans and nulls, each row's VARIANT compared as text and by its shredded fields.
  */
+@ServiceBacked
 class VariantCompactionTest {
 
     private static final int FLUSHES = 12;

@@ -2,7 +2,7 @@ package dev.millpond.observability;
 
 import io.micrometer.prometheus.PrometheusConfig;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
-import dev.millpond.testsupport.AppProcess;
+import dev.millpond.testsupport.MetricsText;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,12 +30,12 @@ class ProcessMetricsTest {
         new ProcessMetrics(proc).bindTo(registry);
         String scrape = registry.scrape();
 
-        assertThat(AppProcess.metricIn(scrape, "process_resident_memory_bytes")).hasValue(512.0 * 1024 * 1024);
-        assertThat(AppProcess.metricIn(scrape, "process_virtual_memory_bytes")).hasValue(8.0 * 1024 * 1024 * 1024);
-        assertThat(AppProcess.metricIn(scrape, "process_open_fds")).hasValue(7.0);
-        assertThat(AppProcess.metricIn(scrape, "process_max_fds")).hasValue(1048576.0);
-        assertThat(AppProcess.metricIn(scrape, "process_cpu_seconds_total").orElseThrow()).isPositive();
-        assertThat(AppProcess.metricIn(scrape, "process_start_time_seconds").orElseThrow())
+        assertThat(MetricsText.metric(scrape, "process_resident_memory_bytes")).hasValue(512.0 * 1024 * 1024);
+        assertThat(MetricsText.metric(scrape, "process_virtual_memory_bytes")).hasValue(8.0 * 1024 * 1024 * 1024);
+        assertThat(MetricsText.metric(scrape, "process_open_fds")).hasValue(7.0);
+        assertThat(MetricsText.metric(scrape, "process_max_fds")).hasValue(1048576.0);
+        assertThat(MetricsText.metric(scrape, "process_cpu_seconds_total").orElseThrow()).isPositive();
+        assertThat(MetricsText.metric(scrape, "process_start_time_seconds").orElseThrow())
                 .isBetween(1.7e9, System.currentTimeMillis() / 1000.0);
         assertThat(scrape).contains("# TYPE process_cpu_seconds_total counter");
     }

@@ -7,6 +7,7 @@ import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.PumpHealth;
 import dev.millpond.sinks.OffsetRange;
 import dev.millpond.testsupport.KafkaBroker;
+import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.Services;
 import dev.millpond.testsupport.TestEnv;
 import io.micrometer.prometheus.PrometheusConfig;
@@ -37,6 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * in them, a background producer adding records past the plan, and random flush sizes, intervals and consume batches
  * ({@code -Dplans.trials}, {@code -Dplans.seed}).
  */
+@ServiceBacked
 class FlushPlansTest {
 
     private final KafkaBroker kafka = Services.kafka();

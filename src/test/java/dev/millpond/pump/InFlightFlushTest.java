@@ -3,12 +3,12 @@ package dev.millpond.pump;
 import dev.millpond.observability.FlushTrigger;
 import dev.millpond.sinks.FlushBatch;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -53,19 +53,14 @@ class InFlightFlushTest {
     @Test
     void aWaiterOnAnotherThreadSeesTheWriteEnd() throws Exception {
         InFlightFlush flush = flush();
-        CountDownLatch waiting = new CountDownLatch(1);
+        Thread waiter = Thread.currentThread();
         Thread writer = new Thread(() -> {
-            try {
-                waiting.await(5, TimeUnit.SECONDS);
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            // End the write only once the waiter is parked in await, so the wake-up is what is tested.
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> waiter.getState() == Thread.State.TIMED_WAITING);
             flush.writeEnded(1, 7L, null);
         });
         writer.start();
-        waiting.countDown();
-        assertThat(flush.await(10_000)).isTrue();
+        assertThat(flush.await(60_000)).isTrue();
         assertThat(flush.rowsWritten()).isEqualTo(7);
         writer.join();
     }

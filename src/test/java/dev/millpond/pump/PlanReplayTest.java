@@ -2,6 +2,7 @@ package dev.millpond.pump;
 
 import dev.millpond.kafka.Watermarks;
 import dev.millpond.testsupport.KafkaBroker;
+import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.Services;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -23,6 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * advances: records past the plan are held and handed back in order, partitions outside it stay paused until the
  * plan is done, and a plan that cannot complete gives way after its bound.
  */
+@ServiceBacked
 class PlanReplayTest {
 
     private final KafkaBroker kafka = Services.kafka();

@@ -13,6 +13,7 @@ import dev.millpond.testsupport.DuckDbSql;
 import dev.millpond.testsupport.DuckLakeStack;
 import dev.millpond.testsupport.KafkaBroker;
 import dev.millpond.testsupport.MillpondEnvironment;
+import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.Services;
 import io.micrometer.prometheus.PrometheusConfig;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
@@ -37,6 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The loop on the real stack (KRaft broker, Postgres catalog, S3 server) in this JVM. Faults are injected only at
  * the sink edge, by a decorator around the real DuckLake sink; the backoff sleeps are recorded instead of slept.
  */
+@ServiceBacked
 class PumpTest {
 
     private final KafkaBroker kafka = Services.kafka();

@@ -10,6 +10,7 @@ import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.PumpHealth;
 import dev.millpond.testsupport.AppProcess;
 import dev.millpond.testsupport.LakeTopic;
+import dev.millpond.testsupport.ServiceBacked;
 import io.micrometer.prometheus.PrometheusConfig;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -30,6 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Every record-handling stage at once, on the real stack: uuid and timestamptz pins, a keep filter, a drop filter and
  * a two-key sort, checked in the DuckLake table and in the row order of the parquet file it wrote.
  */
+@ServiceBacked
 class RecordHandlingPipelineTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -12,6 +12,7 @@ import dev.millpond.testsupport.DuckDbSql;
 import dev.millpond.testsupport.DuckLakeStack;
 import dev.millpond.testsupport.KafkaBroker;
 import dev.millpond.testsupport.MillpondEnvironment;
+import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.Services;
 import io.micrometer.prometheus.PrometheusConfig;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
@@ -41,6 +42,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * records land, once each; the offsets audit finds nothing missing; and once the topic is idle the pump has committed
  * to the log end, so the lag gauge reads 0.
  */
+@ServiceBacked
 class TransactionalTopicTest {
 
     private static final int PARTITIONS = 4;

@@ -16,8 +16,6 @@ import java.util.OptionalDouble;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntFunction;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The packaged millpond application ({@code target/quarkus-app/quarkus-run.jar}) running as a separate process, the
@@ -169,26 +167,9 @@ public final class AppProcess implements AutoCloseable {
         return metricIn(metrics(), name, labelPairs);
     }
 
+    /** {@link MetricsText#metric}, kept under this name for the tests that scrape the app. */
     public static OptionalDouble metricIn(String exposition, String name, String... labelPairs) {
-        Pattern line = Pattern.compile("^" + Pattern.quote(name) + "(\\{[^}]*\\})?\\s+(\\S+)", Pattern.MULTILINE);
-        Matcher m = line.matcher(exposition);
-        double sum = 0;
-        boolean found = false;
-        while (m.find()) {
-            String labels = m.group(1) == null ? "" : m.group(1);
-            boolean all = true;
-            for (int i = 0; i + 1 < labelPairs.length; i += 2) {
-                if (!labels.contains(labelPairs[i] + "=\"" + labelPairs[i + 1] + "\"")) {
-                    all = false;
-                    break;
-                }
-            }
-            if (all) {
-                sum += Double.parseDouble(m.group(2));
-                found = true;
-            }
-        }
-        return found ? OptionalDouble.of(sum) : OptionalDouble.empty();
+        return MetricsText.metric(exposition, name, labelPairs);
     }
 
     /** Polls {@code condition} until true or the deadline; fails with the app's log tail. */

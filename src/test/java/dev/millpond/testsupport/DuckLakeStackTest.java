@@ -22,6 +22,7 @@ import org.duckdb.DuckDBConnection;
 import org.junit.jupiter.api.Test;
 
 /** DuckLake on the real stack: catalog in embedded PostgreSQL, Parquet data files in s3proxy. */
+@ServiceBacked
 class DuckLakeStackTest {
 
     private static final int ROWS = 1000;

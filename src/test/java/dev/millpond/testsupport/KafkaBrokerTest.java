@@ -15,6 +15,7 @@ import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
+@ServiceBacked
 class KafkaBrokerTest {
 
     private final KafkaBroker broker = Services.kafka();

@@ -9,6 +9,7 @@ import java.sql.Statement;
 
 import org.junit.jupiter.api.Test;
 
+@ServiceBacked
 class PostgresTest {
 
     @Test

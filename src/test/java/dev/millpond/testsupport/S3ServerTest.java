@@ -16,6 +16,7 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
+@ServiceBacked
 class S3ServerTest {
 
     private final S3Server s3 = Services.s3();

@@ -16,6 +16,7 @@ import io.quarkus.test.junit.TestProfile;
  * A {@code @QuarkusTest} sees this package through a Quarkus class loader; it must still get the
  * services owned by the system class loader's {@link Services}, not start a second set.
  */
+@ServiceBacked
 @QuarkusTest
 @TestProfile(ServicesAcrossClassLoadersTest.NoDevServices.class)
 class ServicesAcrossClassLoadersTest {

@@ -4,6 +4,7 @@ import dev.millpond.maintenance.MaintenanceSettings;
 import dev.millpond.testsupport.AppProcess;
 import dev.millpond.testsupport.DuckDbExtensions;
 import dev.millpond.testsupport.DuckLakeStack;
+import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.Services;
 import org.junit.jupiter.api.Test;
 
@@ -16,6 +17,7 @@ import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@ServiceBacked
 class CatalogMetricsCollectorTest {
 
     @Test

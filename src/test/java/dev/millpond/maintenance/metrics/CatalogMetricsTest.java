@@ -12,6 +12,7 @@ import dev.millpond.testsupport.AppProcess;
 import dev.millpond.testsupport.DuckDbExtensions;
 import dev.millpond.testsupport.DuckDbSql;
 import dev.millpond.testsupport.DuckLakeStack;
+import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.Services;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -50,6 +51,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Postgres tables; daemon mode serves /metrics, /-/ready and /-/healthy; --once pushes and exits with the original's
  * codes; YAML queries win by name and --disable drops one.
  */
+@ServiceBacked
 class CatalogMetricsTest {
 
     private static DuckLakeStack lake;

@@ -1,5 +1,6 @@
 package dev.millpond.sinks.ducklake;
 
+import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.Services;
 import org.junit.jupiter.api.Test;
 
@@ -18,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * would be) stops the sink at startup with one clear message, and nothing is written to it — with or without
  * MILLPOND_DUCKLAKE_AUTOMATIC_MIGRATION, which only ever migrates older formats forward.
  */
+@ServiceBacked
 class CatalogFormatVersionTest {
 
     @Test

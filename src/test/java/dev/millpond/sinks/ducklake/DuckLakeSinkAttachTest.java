@@ -1,5 +1,6 @@
 package dev.millpond.sinks.ducklake;
 
+import dev.millpond.testsupport.ServiceBacked;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -12,6 +13,7 @@ import java.util.concurrent.Future;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Pods of a new deployment start together and all ATTACH a catalog that nobody has initialised yet. */
+@ServiceBacked
 class DuckLakeSinkAttachTest {
 
     @Test

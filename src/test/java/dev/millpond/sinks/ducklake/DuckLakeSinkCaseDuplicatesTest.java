@@ -1,5 +1,6 @@
 package dev.millpond.sinks.ducklake;
 
+import dev.millpond.testsupport.ServiceBacked;
 import org.junit.jupiter.api.Test;
 
 
@@ -9,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Keys differing only in case on DuckLake, the reference for the rule both sinks share
  * ({@link dev.millpond.vocabulary.ColumnNames}); {@code HoglakeSinkTest} runs the same records on hoglake.
  */
+@ServiceBacked
 class DuckLakeSinkCaseDuplicatesTest {
 
     @Test

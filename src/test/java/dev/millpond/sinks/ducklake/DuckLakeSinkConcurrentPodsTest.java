@@ -1,6 +1,7 @@
 package dev.millpond.sinks.ducklake;
 
 import dev.millpond.sinks.FlushBatch;
+import dev.millpond.testsupport.ServiceBacked;
 import org.junit.jupiter.api.Test;
 import org.jboss.logging.Logger;
 
@@ -20,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Three pods (separate DuckDB connections, one catalog) create the same table and evolve it with different new
  * columns at the same time. Whatever DuckLake raises is handled the way the pump does: back off, retry as the next attempt.
  */
+@ServiceBacked
 class DuckLakeSinkConcurrentPodsTest {
 
     private static final Logger LOG = Logger.getLogger(DuckLakeSinkConcurrentPodsTest.class);

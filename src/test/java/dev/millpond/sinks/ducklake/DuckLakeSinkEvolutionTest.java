@@ -1,11 +1,13 @@
 package dev.millpond.sinks.ducklake;
 
+import dev.millpond.testsupport.ServiceBacked;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Schema evolution on the real stack: ADD COLUMN, SET DATA TYPE widenings, refusals counted, cache reset. */
+@ServiceBacked
 class DuckLakeSinkEvolutionTest {
 
     @Test

@@ -1,10 +1,12 @@
 package dev.millpond.sinks.ducklake;
 
+import dev.millpond.testsupport.ServiceBacked;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Valid but hostile values land as rows: a 10,000-character key, a string near the broker's message limit. */
+@ServiceBacked
 class DuckLakeSinkHostileValuesTest {
 
     @Test

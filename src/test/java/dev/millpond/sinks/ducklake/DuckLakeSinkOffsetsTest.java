@@ -3,6 +3,7 @@ package dev.millpond.sinks.ducklake;
 import dev.millpond.sinks.FlushBatch;
 import dev.millpond.sinks.OffsetRange;
 import dev.millpond.testsupport.Services;
+import dev.millpond.testsupport.ServiceBacked;
 import org.junit.jupiter.api.Test;
 
 import java.sql.SQLException;
@@ -13,6 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The rows of a flush and the Kafka offsets they cover land in one DuckLake snapshot, or neither does. */
+@ServiceBacked
 class DuckLakeSinkOffsetsTest {
 
     private static final String GROUP = "millpond-t-events";

@@ -4,6 +4,7 @@ import dev.millpond.sinks.FlushBatch;
 import dev.millpond.sinks.OffsetRange;
 import dev.millpond.sinks.WriteFailure;
 import dev.millpond.testsupport.FaultRelay;
+import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.Services;
 import org.jboss.logging.Logger;
 import org.junit.jupiter.api.Test;
@@ -20,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * failure while it is gone is an outage ({@link WriteFailure.Kind#UNAVAILABLE}), and once it is back the same sink
  * writes again without a restart, each flush exactly once.
  */
+@ServiceBacked
 class DuckLakeSinkOutageTest {
 
     private static final Logger LOG = Logger.getLogger(DuckLakeSinkOutageTest.class);

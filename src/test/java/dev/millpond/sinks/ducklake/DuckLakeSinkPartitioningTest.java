@@ -1,5 +1,6 @@
 package dev.millpond.sinks.ducklake;
 
+import dev.millpond.testsupport.ServiceBacked;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -8,6 +9,7 @@ import java.util.Optional;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** DUCKLAKE_PARTITION_BY: Hive-style key=value prefixes in the bucket, for new and existing tables. */
+@ServiceBacked
 class DuckLakeSinkPartitioningTest {
 
     private static final Optional<String> YEAR_MONTH = Optional.of("year(_inserted_at), month(_inserted_at)");

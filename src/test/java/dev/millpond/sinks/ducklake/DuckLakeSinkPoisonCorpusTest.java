@@ -1,6 +1,7 @@
 package dev.millpond.sinks.ducklake;
 
 import dev.millpond.sinks.FlushBatch;
+import dev.millpond.testsupport.ServiceBacked;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -12,6 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * No drift crashes a partition, on the real stack (docs/decisions.md): a payload that drifts in every way a
  * producer can make it drift never makes {@code write} throw; every record either lands or is counted.
  */
+@ServiceBacked
 class DuckLakeSinkPoisonCorpusTest {
 
     @Test

@@ -5,6 +5,7 @@ import dev.millpond.sinks.FlushBatch;
 import dev.millpond.sinks.OffsetRange;
 import dev.millpond.sinks.RejectedRecord;
 import dev.millpond.sinks.StoredReject;
+import dev.millpond.testsupport.ServiceBacked;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -16,6 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Rejected records land in _millpond_rejects in the same snapshot as the flush's rows and offsets, or not at all. */
+@ServiceBacked
 class DuckLakeSinkRejectsTest {
 
     private static final String GROUP = "millpond-t-events";

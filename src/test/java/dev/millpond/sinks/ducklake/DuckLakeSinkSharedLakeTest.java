@@ -1,6 +1,7 @@
 package dev.millpond.sinks.ducklake;
 
 import dev.millpond.config.LandingLimits;
+import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.Services;
 import org.junit.jupiter.api.Test;
 
@@ -19,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * its own table and leaves the lake-wide options alone, so a plain DuckDB client — insertion order preserved, as by
  * default — still inserts into the sink's table and into tables of its own after the sink started.
  */
+@ServiceBacked
 class DuckLakeSinkSharedLakeTest {
 
     private static final DuckDbResources BUDGET = new DuckDbResources(2, 8_192);

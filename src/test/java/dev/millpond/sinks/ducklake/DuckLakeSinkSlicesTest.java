@@ -3,6 +3,7 @@ package dev.millpond.sinks.ducklake;
 import dev.millpond.config.LandingLimits;
 import dev.millpond.sinks.FlushBatch;
 import dev.millpond.sinks.OffsetRange;
+import dev.millpond.testsupport.ServiceBacked;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.Test;
 
@@ -19,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * A flush of wide rows goes to DuckDB in several INSERTs (so no row group outgrows DuckDB's share) and still lands as
  * one snapshot with its offsets, or not at all.
  */
+@ServiceBacked
 class DuckLakeSinkSlicesTest {
 
     private static final String GROUP = "millpond-t-events";

@@ -1,5 +1,6 @@
 package dev.millpond.sinks.ducklake;
 
+import dev.millpond.testsupport.ServiceBacked;
 import java.util.List;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.FieldVector;
@@ -13,6 +14,7 @@ import java.util.UUID;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The spec's uuid "live column wins" rule on DuckLake, both directions (ducklake._align_uuid_columns). */
+@ServiceBacked
 class DuckLakeSinkUuidTest {
 
     private static final String CANONICAL = "01234567-89ab-cdef-0123-456789abcdef";

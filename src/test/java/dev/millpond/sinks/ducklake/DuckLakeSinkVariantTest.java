@@ -2,6 +2,7 @@ package dev.millpond.sinks.ducklake;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.millpond.testsupport.HostileProperties;
+import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.VariantOracle;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
@@ -22,6 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * MILLPOND_VARIANT_COLUMNS on DuckLake: each configured source also lands in a VARIANT companion, cast from its JSON
  * text, with the rules that keep the dual-write from ever failing a flush on data.
  */
+@ServiceBacked
 class DuckLakeSinkVariantTest {
 
     private static final List<String> PROPS = List.of("props", "person");

@@ -1,6 +1,7 @@
 package dev.millpond.sinks.ducklake;
 
 import dev.millpond.testsupport.LegacyDuckDb;
+import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.Services;
 import org.junit.jupiter.api.Test;
 
@@ -21,6 +22,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * MILLPOND_DUCKLAKE_AUTOMATIC_MIGRATION the ATTACH migrates it to 1.0, the old rows and the new ones read back
  * together, and DuckDB 1.4.4 can no longer open it (the migration is one way).
  */
+@ServiceBacked
 class OlderCatalogFormatTest {
 
     private static final int OLD_ROWS = 50;

@@ -7,6 +7,7 @@ import dev.millpond.config.HoglakeS3;
 import dev.millpond.config.Secret;
 import dev.millpond.testsupport.S3Server;
 
+import dev.millpond.testsupport.ServiceBacked;
 import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
@@ -17,6 +18,7 @@ import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 
 /** Uploads and the startup credential probe against a real S3 server (s3proxy, signed requests, path style). */
+@ServiceBacked
 class HoglakeObjectStoreTest {
 
     private static S3Server s3;

@@ -23,6 +23,7 @@ import dev.millpond.sinks.hoglake.catalog.HoglakeWire.TableInfo;
 import dev.millpond.sinks.hoglake.schema.HoglakeLayoutException;
 import dev.millpond.sinks.hoglake.schema.TableLayout;
 import dev.millpond.testsupport.S3Server;
+import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.Services;
 import dev.millpond.testsupport.hoglake.HoglakeServer;
 import io.micrometer.core.instrument.Counter;
@@ -66,6 +67,7 @@ import software.amazon.awssdk.services.s3.model.GetObjectRequest;
  * and the startup refusals; the uploaded parquet is read back with DuckDB. A {@code @QuarkusTest} because the
  * Quarkus REST client needs a running application.
  */
+@ServiceBacked
 @QuarkusTest
 class HoglakeSinkTest {
 

@@ -12,6 +12,7 @@ import dev.millpond.sinks.ducklake.DuckLakeSinkSettings;
 import dev.millpond.testsupport.DuckDbExtensions;
 import dev.millpond.testsupport.DuckLakeStack;
 import dev.millpond.testsupport.S3Server;
+import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.Services;
 import dev.millpond.testsupport.hoglake.HoglakeServer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * {@code ./mvnw -o -B test -Dtest=SinkWriteBenchmarkTest -Dsink.bench=true [-Dsink.bench.rows=100000]
  * [-Dsink.bench.rounds=5]}.
  */
+@ServiceBacked
 @QuarkusTest
 @EnabledIfSystemProperty(named = "sink.bench", matches = "true")
 class SinkWriteBenchmarkTest {

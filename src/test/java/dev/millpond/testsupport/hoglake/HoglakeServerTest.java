@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.millpond.testsupport.ServiceBacked;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The test server against the wire contract's rules, one test per rule, over real HTTP. */
+@ServiceBacked
 class HoglakeServerTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

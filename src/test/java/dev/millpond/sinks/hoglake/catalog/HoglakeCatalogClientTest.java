@@ -18,6 +18,7 @@ import dev.millpond.sinks.hoglake.catalog.HoglakeWire.SortField;
 import dev.millpond.sinks.hoglake.catalog.HoglakeWire.TableAppend;
 import dev.millpond.sinks.hoglake.catalog.HoglakeWire.TableInfo;
 import dev.millpond.sinks.hoglake.catalog.HoglakeWire.TypeParams;
+import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.hoglake.HoglakeServer;
 import io.quarkus.test.junit.QuarkusTest;
 
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.Test;
  * answers a faithful server never gives (malformed body, redirect, a proxy's 502, 429 with a fractional Retry-After).
  * A {@code @QuarkusTest} because the Quarkus REST client needs a running application.
  */
+@ServiceBacked
 @QuarkusTest
 class HoglakeCatalogClientTest {
 
