@@ -105,8 +105,12 @@ class BrokerRestartIT {
             try (AppProcess app = AppProcess.start(env, DuckLakeEndToEndIT.LOGS.resolve(topic + ".log"))) {
                 app.await("the first events written", Duration.ofMinutes(2),
                         () -> app.metric("millpond_records_written_total").orElse(0) >= 4_000);
+                String refused = "could not be established"; // the Kafka client's warning for a node it cannot reach
+                long before = app.logText().lines().filter(l -> l.contains(refused)).count();
                 kafka.stop();
-                Thread.sleep(4_000);
+                // In the outage once the app has tried the broker again and failed (not after a guessed sleep).
+                app.await("a failed reconnect to the stopped broker", Duration.ofSeconds(60),
+                        () -> logLines(app, refused) > before);
                 assertThat(app.isAlive()).as("survives the outage").isTrue();
                 kafka.restart();
                 for (int p = 0; p < 4; p++) {
@@ -126,6 +130,14 @@ class BrokerRestartIT {
                         () -> kafka.committedOffsets("millpond-" + topic + "-events", topic).equals(end));
                 assertThat(app.stop(Duration.ofSeconds(60))).isZero();
             }
+        }
+    }
+
+    private static long logLines(AppProcess app, String text) {
+        try {
+            return app.logText().lines().filter(l -> l.contains(text)).count();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.millpond.app;
 import dev.millpond.testsupport.AppProcess;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,12 +31,16 @@ final class CommitWindow {
 
     /** Waits until {@code text} is in the app's log {@code times} times. */
     static void awaitLine(AppProcess app, String text, int times, Duration timeout) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (occurrences(app.log(), text) < times) {
-            if (System.nanoTime() > deadline || !app.isAlive()) {
-                throw new AssertionError("no '" + text + "' (x" + times + ") in the log\n" + app.logTail());
-            }
-            sleep(5);
+        // Every 5 ms: the chaos tests kill the app right after the line, while it is inside the window.
+        app.await("'" + text + "' (x" + times + ") in the log", timeout, Duration.ofMillis(5),
+                () -> occurrencesNow(app.log(), text) >= times);
+    }
+
+    private static int occurrencesNow(Path log, String text) {
+        try {
+            return occurrences(log, text);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

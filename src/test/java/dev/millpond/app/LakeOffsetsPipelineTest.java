@@ -9,6 +9,7 @@ import dev.millpond.maintenance.cli.MaintenanceCli;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.PumpHealth;
 import dev.millpond.testsupport.AppProcess;
+import dev.millpond.testsupport.Await;
 import dev.millpond.testsupport.CapturedLog;
 import dev.millpond.testsupport.DuckDbSql;
 import dev.millpond.testsupport.DuckLakeStack;
@@ -24,6 +25,7 @@ import java.io.StringWriter;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -269,17 +271,16 @@ class LakeOffsetsPipelineTest {
                 threads.add(t);
             }
             Map<Integer, Long> end = kafka.endOffsets(topic);
-            long deadline = System.nanoTime() + 60_000_000_000L;
-            while (!kafka.committedOffsets(group, topic).equals(end)) {
-                // A pump that failed (a write refused for good) never gets there: say why now, not in 60 s.
-                if (!failed.isEmpty()) {
-                    Map.Entry<String, Throwable> first = failed.entrySet().iterator().next();
-                    throw new AssertionError(first.getKey() + " failed before its commits reached the end offsets",
-                            first.getValue());
-                }
-                assertThat(System.nanoTime()).as("commits reach the end offsets within 60 s").isLessThan(deadline);
-                Thread.sleep(100);
-            }
+            Await.within(Duration.ofSeconds(60), "commits reach the end offsets").pollInterval(Duration.ofMillis(100))
+                    .untilAsserted(() -> {
+                        // A pump that failed (a write refused for good) never gets there: say why now, not in 60 s.
+                        if (!failed.isEmpty()) {
+                            Map.Entry<String, Throwable> first = failed.entrySet().iterator().next();
+                            throw new IllegalStateException(first.getKey()
+                                    + " failed before its commits reached the end offsets", first.getValue());
+                        }
+                        assertThat(kafka.committedOffsets(group, topic)).isEqualTo(end);
+                    });
         } finally {
             for (Pipeline p : pipelines) {
                 p.pump().requestStop();

@@ -2,6 +2,7 @@ package dev.millpond.app;
 
 import dev.millpond.demo.SampleEvents;
 import dev.millpond.testsupport.AppProcess;
+import dev.millpond.testsupport.Await;
 import dev.millpond.testsupport.DuckLakeStack;
 import dev.millpond.testsupport.FaultRelay;
 import dev.millpond.testsupport.KafkaBroker;
@@ -192,9 +193,11 @@ class SinkOutagesIT {
 
         catalog.delay(Duration.ofMinutes(10)); // every byte to and from the catalog is held: the next write hangs
         produce(BATCH);
-        app.await("a flush to start", Duration.ofSeconds(30),
-                () -> app.metric("millpond_records_consumed_total").orElse(0) >= produced);
-        Thread.sleep(3_000);
+        // Consumed and no longer pending: the flush is handed to the writer (or is, in the same turn of the pump's
+        // loop, which a stop does not cut short), and its write hangs on the held catalog.
+        app.await("the next flush handed to the writer", Duration.ofSeconds(30), Duration.ofMillis(50),
+                () -> app.metric("millpond_records_consumed_total").orElse(0) >= produced
+                        && app.metric("millpond_pending_bytes").orElse(-1) == 0);
 
         long stopping = System.nanoTime();
         assertThat(app.stop(Duration.ofSeconds(60))).isZero();
@@ -253,10 +256,11 @@ class SinkOutagesIT {
         try (org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]> squatter =
                      new org.apache.kafka.clients.consumer.KafkaConsumer<>(kafka.consumerConfig(groupId()))) {
             squatter.subscribe(List.of("unrelated-" + topic));
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (squatter.assignment().isEmpty() && groupMembers() == 0 && System.nanoTime() < deadline) {
-                squatter.poll(Duration.ofMillis(200));
-            }
+            Await.within(Duration.ofSeconds(30), "the squatter joins the group").pollInterval(Duration.ofMillis(1))
+                    .until(() -> {
+                        squatter.poll(Duration.ofMillis(200));
+                        return !squatter.assignment().isEmpty() || groupMembers() > 0;
+                    });
             assertThat(groupMembers()).as("the group has an active member").isPositive();
 
             produce(BATCH);
@@ -343,8 +347,8 @@ class SinkOutagesIT {
         assertThat(text.lines().filter(l -> l.contains("password authentication failed")).count())
                 .as(app.logTail()).isEqualTo(1);
         assertThat(text).doesNotContain("Startup: ").doesNotContain("Fatal error in main loop").doesNotContain(wrong);
+        // At once: a retry would have logged a "Startup: ..." warning per attempt, and there is none (above).
         secrets.assertNoneIn(text, "the log");
-        assertThat(seconds).as("process start to exit, JVM start included").isLessThan(30);
     }
 
     @Test

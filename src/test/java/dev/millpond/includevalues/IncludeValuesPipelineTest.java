@@ -7,6 +7,7 @@ import dev.millpond.config.MillpondConfig;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.PumpHealth;
 import dev.millpond.testsupport.AppProcess;
+import dev.millpond.testsupport.Await;
 import dev.millpond.testsupport.DuckLakeStack;
 import dev.millpond.testsupport.KafkaBroker;
 import dev.millpond.testsupport.MillpondEnvironment;
@@ -133,11 +134,8 @@ class IncludeValuesPipelineTest {
         return AppProcess.metricIn(registry.scrape(), name, labels).orElse(0);
     }
 
-    private static void await(BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("condition within 30s").isLessThan(deadline);
-            Thread.sleep(50);
-        }
+    private static void await(BooleanSupplier condition) {
+        Await.within(Duration.ofSeconds(30), "condition").pollInterval(Duration.ofMillis(50))
+                .until(condition::getAsBoolean);
     }
 }

@@ -2,7 +2,6 @@ package dev.millpond.includevalues;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 import dev.millpond.config.IncludeValuesAuth;
 import dev.millpond.config.IncludeValuesConfig;
@@ -13,6 +12,7 @@ import dev.millpond.config.FilterSpec;
 import dev.millpond.config.FilterValues;
 import dev.millpond.includevalues.ScriptedEndpoint.Response;
 import dev.millpond.observability.MillpondMetrics;
+import dev.millpond.testsupport.Await;
 import dev.millpond.testsupport.MetricsText;
 import io.micrometer.prometheus.PrometheusConfig;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
@@ -149,7 +149,7 @@ class IncludeValuesSourceTest {
         int afterClose = endpoint.received().size();
         // Polls happen on that thread only, and a shut-down executor starts no other: once it has ended, no poll can
         // follow, so there is nothing to wait out.
-        await().atMost(Duration.ofSeconds(20)).until(() -> !pollers.get(0).isAlive());
+        awaitTrue("the poll thread to end", () -> !pollers.get(0).isAlive());
         assertThat(endpoint.received()).hasSize(afterClose);
     }
 
@@ -179,7 +179,7 @@ class IncludeValuesSourceTest {
 
     /** Waits for a condition the background thread brings about; the deadline only guards against a hang. */
     private static void awaitTrue(String what, Callable<Boolean> condition) {
-        await(what).atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(10)).until(condition);
+        Await.within(Duration.ofSeconds(20), what).pollInterval(Duration.ofMillis(10)).until(condition);
     }
 
     private static List<Thread> pollThreads() {

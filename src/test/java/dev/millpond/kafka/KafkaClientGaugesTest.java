@@ -2,6 +2,7 @@ package dev.millpond.kafka;
 
 import dev.millpond.config.MillpondConfig;
 import dev.millpond.observability.MillpondMetrics;
+import dev.millpond.testsupport.Await;
 import dev.millpond.testsupport.KafkaBroker;
 import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.Services;
@@ -11,12 +12,14 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -37,6 +40,7 @@ class KafkaClientGaugesTest {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         MillpondMetrics metrics = new MillpondMetrics(registry, config.pipelineLabel(), config.brokerSource());
 
+        long started = System.nanoTime();
         try (Admin admin = Admin.create(KafkaClients.adminProperties(config.kafka()));
              KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
                      KafkaClients.consumerProperties(config.kafka(), config.consumeBatchSize()),
@@ -48,23 +52,22 @@ class KafkaClientGaugesTest {
                     + "broker_source=\"\",pipeline=\"" + config.pipelineLabel() + "\"";
             // The text format may close the label set with a trailing comma.
             Pattern sample = Pattern.compile(Pattern.quote(series) + ",?} (\\S+)");
-            Matcher found = null;
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
             // Polls send Fetch requests; the gauge thread registers the broker after the first response.
-            while (System.nanoTime() < deadline) {
-                consumer.poll(Duration.ofMillis(100));
-                Matcher m = sample.matcher(registry.scrape());
-                if (m.find()) {
-                    found = m;
-                    break;
-                }
+            String found;
+            try {
+                found = Await.within(Duration.ofSeconds(30), series).pollInterval(Duration.ofMillis(1)).until(() -> {
+                    consumer.poll(Duration.ofMillis(100));
+                    Matcher m = sample.matcher(registry.scrape());
+                    return m.find() ? m.group(1) : null;
+                }, Objects::nonNull);
+            } catch (ConditionTimeoutException e) {
+                throw new AssertionError(String.format("scrape contains %s}; scrape has %s; the consumer's node"
+                        + " metrics: %s", series, rdkafkaLines(registry.scrape()), nodeMetrics(consumer)), e);
             }
-
-            assertThat(found).as("scrape contains %s}; scrape has %s; the consumer's node metrics: %s", series,
-                    rdkafkaLines(registry.scrape()), nodeMetrics(consumer)).isNotNull();
-            double seconds = Double.parseDouble(found.group(1));
-            // A local Fetch takes at most FETCH_MAX_WAIT_MS (100 ms) plus overhead: milliseconds, not microseconds.
-            assertThat(seconds).isGreaterThan(0).isLessThan(2.0);
+            double seconds = Double.parseDouble(found);
+            // Seconds, not the client's milliseconds: an average round trip of the fetches sent since the consumer was
+            // made is no longer than that whole time (a bound the machine's load can only widen).
+            assertThat(seconds).isGreaterThan(0).isLessThanOrEqualTo((System.nanoTime() - started) / 1e9);
             assertThat(registry.scrape())
                     .doesNotContain("millpond_rdkafka_broker_rtt_p99_seconds")
                     .doesNotContain("millpond_rdkafka_replyq")

@@ -2,6 +2,7 @@ package dev.millpond.kafka;
 
 import dev.millpond.config.MillpondConfig;
 import dev.millpond.observability.MillpondMetrics;
+import dev.millpond.testsupport.Await;
 import dev.millpond.testsupport.KafkaBroker;
 import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.TestCertificateAuthority;
@@ -142,13 +143,13 @@ class SecuredListenersTest {
 
             List<String> seen = new ArrayList<>();
             Map<TopicPartition, OffsetAndMetadata> next = new HashMap<>();
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (seen.size() < 6 && System.nanoTime() < deadline) {
+            Await.within(Duration.ofSeconds(30), "six records").pollInterval(Duration.ofMillis(1)).until(() -> {
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
                     seen.add(new String(r.value(), StandardCharsets.UTF_8));
                     next.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
                 }
-            }
+                return seen.size() >= 6;
+            });
             consumer.commitSync(next);
 
             assertThat(seen).containsExactlyInAnyOrder("a", "b", "c", "d", "e", "f");

@@ -8,6 +8,7 @@ import dev.millpond.maintenance.cli.MaintenanceCli;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.PumpHealth;
 import dev.millpond.testsupport.AppProcess;
+import dev.millpond.testsupport.Await;
 import dev.millpond.testsupport.DuckDbSql;
 import dev.millpond.testsupport.DuckLakeStack;
 import dev.millpond.testsupport.KafkaBroker;
@@ -21,6 +22,7 @@ import java.io.StringWriter;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -129,11 +131,8 @@ class OffsetsAuditTest {
         t.start();
         try {
             Map<Integer, Long> end = kafka.endOffsets(topic);
-            long deadline = System.nanoTime() + 60_000_000_000L;
-            while (!kafka.committedOffsets(config.groupId(), topic).equals(end)) {
-                assertThat(System.nanoTime()).as("commits reach the end offsets within 60 s").isLessThan(deadline);
-                Thread.sleep(100);
-            }
+            Await.within(Duration.ofSeconds(60), "commits reach the end offsets").pollInterval(Duration.ofMillis(100))
+                    .untilAsserted(() -> assertThat(kafka.committedOffsets(config.groupId(), topic)).isEqualTo(end));
         } finally {
             pipeline.pump().requestStop();
             t.join(60_000);

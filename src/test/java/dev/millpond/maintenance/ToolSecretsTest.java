@@ -1,5 +1,6 @@
 package dev.millpond.maintenance;
 
+import dev.millpond.testsupport.Await;
 import dev.millpond.testsupport.FaultRelay;
 import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.Services;
@@ -107,13 +108,10 @@ class ToolSecretsTest {
         return processes.get(processes.size() - 1);
     }
 
-    private static void await(String what, Output output, Predicate<String> stderr) throws Exception {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (!stderr.test(output.stderr())) {
-            assertThat(System.nanoTime()).as("waiting for %s; stderr so far:%n%s", what, output.stderr())
-                    .isLessThan(deadline);
-            Thread.sleep(100);
-        }
+    private static void await(String what, Output output, Predicate<String> stderr) {
+        Await.within(PATIENCE, what).pollInterval(Duration.ofMillis(100)).untilAsserted(() ->
+                assertThat(stderr.test(output.stderr())).as("waiting for %s; stderr so far:%n%s", what, output.stderr())
+                        .isTrue());
     }
 
     private void assertNoPassword(Output output) throws IOException {
@@ -133,12 +131,10 @@ class ToolSecretsTest {
         catalog.delay(Duration.ofMillis(50));
         Output output = start("checkpoint", "dev.millpond.maintenance.cli.MaintenanceCli", "checkpoint");
         try (Connection direct = Services.postgres().connect(lake.lake.catalogDatabase())) {
-            long deadline = System.nanoTime() + PATIENCE.toNanos();
-            while (queryLong(direct, "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted") == 0) {
-                assertThat(System.nanoTime()).as("the CLI takes the maintenance lock; stderr:%n%s", output.stderr())
-                        .isLessThan(deadline);
-                Thread.sleep(5);
-            }
+            Await.within(PATIENCE, "the CLI takes the maintenance lock").pollInterval(Duration.ofMillis(5))
+                    .untilAsserted(() -> assertThat(queryLong(direct,
+                            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted"))
+                            .as("advisory locks held; stderr:%n%s", output.stderr()).isPositive());
             catalog.refuseNewConnections();
             try (Statement s = direct.createStatement()) {
                 s.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '"

@@ -6,6 +6,7 @@ import dev.millpond.config.MillpondConfig;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.PumpHealth;
 import dev.millpond.sinks.OffsetRange;
+import dev.millpond.testsupport.Await;
 import dev.millpond.testsupport.KafkaBroker;
 import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.Services;
@@ -82,7 +83,13 @@ class FlushPlansTest {
         List<OffsetRange> plan = dying.crashedOn;
         assertThat(recordedPlan(config.groupId(), topic)).as("seed %d: the plan in Kafka", seed)
                 .isEqualTo(asPlan(plan));
-        sleep(300); // records past the plan, and on partitions outside it
+        // Records past the plan, and on partitions outside it: every partition grows before the producer stops.
+        Map<Integer, Long> atCrash = kafka.endOffsets(topic);
+        Await.within(Duration.ofSeconds(60), "records on every partition after the crash")
+                .pollInterval(Duration.ofMillis(50)).until(() -> {
+                    Map<Integer, Long> now = kafka.endOffsets(topic);
+                    return atCrash.keySet().stream().allMatch(p -> now.get(p) > atCrash.get(p));
+                });
         producing.set(false);
         producer.join();
 

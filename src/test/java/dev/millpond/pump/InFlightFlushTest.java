@@ -2,8 +2,8 @@ package dev.millpond.pump;
 
 import dev.millpond.observability.FlushTrigger;
 import dev.millpond.sinks.FlushBatch;
+import dev.millpond.testsupport.Await;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -56,7 +56,8 @@ class InFlightFlushTest {
         Thread waiter = Thread.currentThread();
         Thread writer = new Thread(() -> {
             // End the write only once the waiter is parked in await, so the wake-up is what is tested.
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> waiter.getState() == Thread.State.TIMED_WAITING);
+            Await.within(Duration.ofSeconds(30), "the waiter parked")
+                    .until(() -> waiter.getState() == Thread.State.TIMED_WAITING);
             flush.writeEnded(1, 7L, null);
         });
         writer.start();

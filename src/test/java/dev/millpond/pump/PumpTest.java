@@ -223,11 +223,16 @@ class PumpTest {
             gated[0].awaitHeld();
             double consumed = metric("millpond_records_consumed_total", "partition", "0");
             produce(0, 100, 150);
-            Thread.sleep(1_500);
-            assertThat(metric("millpond_records_consumed_total", "partition", "0")).isEqualTo(consumed);
+            // No waiting to see nothing happen: the write runs on the pump thread, the thread that consumes, and that
+            // thread is still held inside it, so nothing can have been consumed since the hold.
             assertThat(gated[0].writerThreads).containsOnly("pump-under-test");
+            assertThat(pump.thread().getStackTrace()).as("the pump thread, held in the write")
+                    .anyMatch(frame -> frame.getClassName().equals(GatedSink.class.getName())
+                            && frame.getMethodName().equals("write"));
+            assertThat(metric("millpond_records_consumed_total", "partition", "0")).isEqualTo(consumed);
 
             gated[0].release();
+            pump.await(() -> metric("millpond_records_consumed_total", "partition", "0") == 250);
             pump.await(() -> Map.of(0, 250L).equals(kafka.committedOffsets(config.groupId(), topic)));
             pump.stop();
         }
@@ -272,7 +277,9 @@ class PumpTest {
             pump.await(() -> metric("millpond_records_consumed_total", "partition", "0") == 250
                     && metric("millpond_pending_bytes") > 0);
             pipeline.pump().requestStop();
-            Thread.sleep(500);
+            // The stop is taken in once the pump thread waits for the write in flight (rather than running its loop);
+            // while that write is held, nothing may be committed.
+            pump.await(() -> waitsForTheWriteInFlight(pump.thread()));
             assertThat(kafka.committedOffsets(config.groupId(), topic)).as("N is still being written").isEmpty();
             gated[0].release();
             assertThat(pump.failure()).isNull();
@@ -332,6 +339,18 @@ class PumpTest {
     }
 
     // ---- helpers
+
+    /** Whether the pump thread is in {@code Pump.run}'s wait for the flush in flight, the step after a stop. */
+    private static boolean waitsForTheWriteInFlight(Thread pumpThread) {
+        StackTraceElement[] frames = pumpThread.getStackTrace();
+        for (int i = 0; i + 1 < frames.length; i++) {
+            if (frames[i].getClassName().equals(Pump.class.getName())
+                    && frames[i].getMethodName().equals("awaitInFlight") && frames[i + 1].getMethodName().equals("run")) {
+                return true;
+            }
+        }
+        return false;
+    }
 
     private Pipeline open(MillpondConfig config, java.util.function.UnaryOperator<Sink> decorator) throws Exception {
         MillpondMetrics metrics = new MillpondMetrics(registry, config.pipelineLabel(), config.brokerSource());

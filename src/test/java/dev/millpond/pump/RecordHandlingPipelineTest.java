@@ -9,6 +9,7 @@ import dev.millpond.demo.SampleEvents;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.PumpHealth;
 import dev.millpond.testsupport.AppProcess;
+import dev.millpond.testsupport.Await;
 import dev.millpond.testsupport.LakeTopic;
 import dev.millpond.testsupport.ServiceBacked;
 import io.micrometer.prometheus.PrometheusConfig;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -71,10 +73,9 @@ class RecordHandlingPipelineTest {
                 AppProcess.extensionDirectory().toString(), UnaryOperator.identity(), s -> { })) {
             Thread pump = new Thread(pipeline.pump()::run);
             pump.start();
-            while (AppProcess.metricIn(registry.scrape(), "millpond_records_consumed_total").orElse(0)
-                    < 2 * perPartition) {
-                Thread.sleep(50);
-            }
+            Await.within(Duration.ofSeconds(120), "every record consumed").pollInterval(Duration.ofMillis(50))
+                    .until(() -> AppProcess.metricIn(registry.scrape(), "millpond_records_consumed_total").orElse(0)
+                            >= 2 * perPartition);
             pipeline.pump().requestStop(); // one flush, at shutdown: one sorted file
             pump.join(60_000);
         }

@@ -1,6 +1,7 @@
 package dev.millpond.pump;
 
 import dev.millpond.app.Pipeline;
+import dev.millpond.testsupport.Await;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
@@ -33,12 +34,14 @@ record RunningPump(Pipeline pipeline, Thread thread, AtomicReference<Throwable> 
 
     /** Waits until the condition holds, failing if the pump dies first or {@code within} passes. */
     void await(BooleanSupplier condition, Duration within) throws InterruptedException {
-        long deadline = System.nanoTime() + within.toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(failed.get()).as("pump failure").isNull();
-            assertThat(System.nanoTime()).as("condition within %ss", within.toSeconds()).isLessThan(deadline);
-            Thread.sleep(50);
-        }
+        Await.within(within, "condition within " + within.toSeconds() + "s").pollInterval(Duration.ofMillis(50))
+                .until(() -> {
+                    if (condition.getAsBoolean()) {
+                        return true;
+                    }
+                    assertThat(failed.get()).as("pump failure").isNull();
+                    return false;
+                });
     }
 
     void await(BooleanSupplier condition) throws InterruptedException {

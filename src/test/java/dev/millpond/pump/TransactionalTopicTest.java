@@ -8,6 +8,7 @@ import dev.millpond.maintenance.cli.MaintenanceCli;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.PumpHealth;
 import dev.millpond.testsupport.AppProcess;
+import dev.millpond.testsupport.Await;
 import dev.millpond.testsupport.DuckDbSql;
 import dev.millpond.testsupport.DuckLakeStack;
 import dev.millpond.testsupport.KafkaBroker;
@@ -100,12 +101,11 @@ class TransactionalTopicTest {
             Thread pump = new Thread(pipeline.pump()::run, "pump-under-test");
             pump.start();
             try {
-                long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-                while (!(end.equals(kafka.committedOffsets(config.groupId(), topic)) && lagIsZero())) {
-                    assertThat(System.nanoTime()).as("committed to the log end " + end + " with lag 0 within 90 s; "
-                            + "committed " + kafka.committedOffsets(config.groupId(), topic)).isLessThan(deadline);
-                    Thread.sleep(100);
-                }
+                Await.within(Duration.ofSeconds(90), "committed to the log end " + end + " with lag 0")
+                        .pollInterval(Duration.ofMillis(100)).untilAsserted(() -> {
+                            assertThat(kafka.committedOffsets(config.groupId(), topic)).isEqualTo(end);
+                            assertThat(lagIsZero()).as("lag 0").isTrue();
+                        });
             } finally {
                 pipeline.pump().requestStop();
                 pump.join(60_000);

@@ -1,5 +1,7 @@
 package dev.millpond.testsupport;
 
+import org.awaitility.core.ConditionTimeoutException;
+
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -180,18 +182,20 @@ public final class AppProcess implements AutoCloseable {
     /** As {@link #await(String, Duration, BooleanSupplier)}, checking every {@code interval}. */
     public void await(String what, Duration timeout, Duration interval, BooleanSupplier condition)
             throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (condition.getAsBoolean()) {
-                return;
-            }
-            if (!process.isAlive()) {
-                throw new AssertionError("millpond exited (" + process.exitValue() + ") while waiting for " + what
-                        + "\n" + logTail());
-            }
-            Thread.sleep(interval.toMillis());
+        try {
+            Await.within(timeout, what).pollInterval(interval).until(() -> {
+                if (condition.getAsBoolean()) {
+                    return true;
+                }
+                if (!process.isAlive()) {
+                    throw new AssertionError("millpond exited (" + process.exitValue() + ") while waiting for " + what
+                            + "\n" + logTail());
+                }
+                return false;
+            });
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("Timed out waiting for " + what + "\n" + logTail(), e);
         }
-        throw new AssertionError("Timed out waiting for " + what + "\n" + logTail());
     }
 
     /** Whether the app's log so far contains {@code text}. */

@@ -348,27 +348,13 @@ public final class KafkaBroker implements AutoCloseable {
     }
 
     private void awaitServing(String name, int partitions) {
-        long deadline = System.nanoTime() + TIMEOUT.toNanos();
-        while (!allPartitionsHaveLeader(name, partitions)) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("topic " + name + " has no leaders after " + TIMEOUT);
-            }
-            sleep(20);
-        }
+        Await.within(TIMEOUT, "a leader for every partition of " + name).pollInterval(Duration.ofMillis(20))
+                .until(() -> allPartitionsHaveLeader(name, partitions));
         // The metadata cache names a leader slightly before that broker's log is ready; ListOffsets
         // is answered by the log itself (the admin client retries NOT_LEADER until it is, but not
         // UNKNOWN_TOPIC_OR_PARTITION, which a busy broker can still answer for a moment).
-        while (true) {
-            try {
-                endOffsets(name);
-                return;
-            } catch (UnknownTopicOrPartitionException e) {
-                if (System.nanoTime() > deadline) {
-                    throw e;
-                }
-                sleep(20);
-            }
-        }
+        Await.within(TIMEOUT, "the end offsets of " + name).pollInterval(Duration.ofMillis(20))
+                .ignoreException(UnknownTopicOrPartitionException.class).until(() -> endOffsets(name), end -> true);
     }
 
     /** After a restart the logs are reloaded one by one; wait until every topic serves again. */
@@ -489,13 +475,13 @@ public final class KafkaBroker implements AutoCloseable {
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c)) {
             consumer.assign(List.of(tp));
             consumer.seekToBeginning(List.of(tp));
-            long deadline = System.nanoTime() + TIMEOUT.toNanos();
-            while (consumer.position(tp) < end) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("could not read " + tp + " up to offset " + end);
+            Await.within(TIMEOUT, tp + " read up to offset " + end).pollInterval(Duration.ofMillis(1)).until(() -> {
+                if (consumer.position(tp) >= end) {
+                    return true;
                 }
                 consumer.poll(Duration.ofMillis(200)).records(tp).forEach(records::add);
-            }
+                return false;
+            });
         }
         return records;
     }
@@ -525,17 +511,8 @@ public final class KafkaBroker implements AutoCloseable {
      * UNKNOWN_TOPIC_OR_PARTITION, which the admin client does not retry (a consumer's commit does).
      */
     private <T> T whileOffsetsTopicLoads(java.util.function.Supplier<T> call) {
-        long deadline = System.nanoTime() + TIMEOUT.toNanos();
-        while (true) {
-            try {
-                return call.get();
-            } catch (UnknownTopicOrPartitionException e) {
-                if (System.nanoTime() > deadline) {
-                    throw e;
-                }
-                sleep(50);
-            }
-        }
+        return Await.within(TIMEOUT, "the offsets topic").pollInterval(Duration.ofMillis(50))
+                .ignoreException(UnknownTopicOrPartitionException.class).until(call::get, result -> true);
     }
 
     /** Log start offset of every partition (the earliest offset still readable). */
@@ -622,15 +599,6 @@ public final class KafkaBroker implements AutoCloseable {
     private void requireRunning() {
         if (!isRunning()) {
             throw new IllegalStateException("broker at " + bootstrapServers() + " is stopped");
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
     }
 

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -32,12 +33,12 @@ class KafkaBrokerTest {
         List<String> consumed = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(broker.consumerConfig(group))) {
             consumer.subscribe(List.of(topic));
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (consumed.size() < 5 && System.nanoTime() < deadline) {
+            Await.within(Duration.ofSeconds(30), "five records consumed").pollInterval(Duration.ofMillis(1)).until(() -> {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
                     consumed.add(record.value() == null ? "<tombstone>" : new String(record.value(), StandardCharsets.UTF_8));
                 }
-            }
+                return consumed.size() >= 5;
+            });
             consumer.commitSync();
         }
 
@@ -81,16 +82,15 @@ class KafkaBrokerTest {
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(strict)) {
             TopicPartition tp = new TopicPartition(topic, 0);
             consumer.assign(List.of(tp));
-            OffsetOutOfRangeException outOfRange = null;
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (outOfRange == null && System.nanoTime() < deadline) {
-                try {
-                    consumer.poll(Duration.ofMillis(200));
-                } catch (OffsetOutOfRangeException e) {
-                    outOfRange = e;
-                }
-            }
-            assertThat(outOfRange).isNotNull();
+            OffsetOutOfRangeException outOfRange = Await.within(Duration.ofSeconds(30), "the offset out of range")
+                    .pollInterval(Duration.ofMillis(1)).until(() -> {
+                        try {
+                            consumer.poll(Duration.ofMillis(200));
+                            return null;
+                        } catch (OffsetOutOfRangeException e) {
+                            return e;
+                        }
+                    }, Objects::nonNull);
             assertThat(outOfRange.offsetOutOfRangePartitions()).containsEntry(tp, 1L);
         }
     }

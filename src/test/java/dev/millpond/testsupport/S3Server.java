@@ -2,6 +2,7 @@ package dev.millpond.testsupport;
 
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -88,14 +89,9 @@ public final class S3Server implements AutoCloseable {
     }
 
     /** {@link S3Proxy#start()} returns before Jetty reports STARTED. */
-    private static void awaitStarted(S3Proxy proxy) throws InterruptedException {
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (!"STARTED".equals(proxy.getState())) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("s3proxy state is " + proxy.getState());
-            }
-            Thread.sleep(10);
-        }
+    private static void awaitStarted(S3Proxy proxy) {
+        Await.within(Duration.ofSeconds(10), "s3proxy STARTED").pollInterval(Duration.ofMillis(10))
+                .until(() -> "STARTED".equals(proxy.getState()));
     }
 
     /** {@code 127.0.0.1:port}: the form DuckDB's {@code s3_endpoint} expects (no scheme). */

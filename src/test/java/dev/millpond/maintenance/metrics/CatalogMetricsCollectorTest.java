@@ -2,6 +2,7 @@ package dev.millpond.maintenance.metrics;
 
 import dev.millpond.maintenance.MaintenanceSettings;
 import dev.millpond.testsupport.AppProcess;
+import dev.millpond.testsupport.Await;
 import dev.millpond.testsupport.DuckDbExtensions;
 import dev.millpond.testsupport.DuckLakeStack;
 import dev.millpond.testsupport.ServiceBacked;
@@ -41,12 +42,12 @@ class CatalogMetricsCollectorTest {
             try (var c = lake.openQueryConnection()) {
                 dev.millpond.testsupport.DuckDbSql.execute(c, "CREATE TABLE lake.main.appears_later (id INTEGER)");
             }
-            long deadline = System.nanoTime() + 30_000_000_000L;
-            while (AppProcess.metricIn(state.exposition(), "ducklake_metrics_up").orElseThrow() == 0
-                    && System.nanoTime() < deadline) {
-                Thread.sleep(200);
-                collector.tick(); // after the 1 s backoff: reconnects
-            }
+            // Ticks until one comes after the 1 s backoff and reconnects.
+            Await.within(Duration.ofSeconds(30), "a tick that reconnects").pollDelay(Duration.ofMillis(200))
+                    .pollInterval(Duration.ofMillis(200)).until(() -> {
+                        collector.tick();
+                        return AppProcess.metricIn(state.exposition(), "ducklake_metrics_up").orElseThrow() != 0;
+                    });
             assertThat(AppProcess.metricIn(state.exposition(), "ducklake_metrics_up").orElseThrow()).isEqualTo(1);
             assertThat(AppProcess.metricIn(state.exposition(), "ducklake_later3_n").orElseThrow()).isZero();
         }

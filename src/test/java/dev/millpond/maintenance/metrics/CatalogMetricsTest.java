@@ -9,11 +9,13 @@ import dev.millpond.maintenance.LakeMaintenance;
 import dev.millpond.maintenance.LakeSession;
 import dev.millpond.maintenance.MaintenanceSettings;
 import dev.millpond.testsupport.AppProcess;
+import dev.millpond.testsupport.Await;
 import dev.millpond.testsupport.DuckDbExtensions;
 import dev.millpond.testsupport.DuckDbSql;
 import dev.millpond.testsupport.DuckLakeStack;
 import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.Services;
+import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -269,19 +271,10 @@ class CatalogMetricsTest {
         Thread daemon = new Thread(() -> command.execute("--tenant", "d", "--port", "0"), "daemon");
         daemon.start();
         try {
-            long deadline = System.nanoTime() + 60_000_000_000L;
-            while (cli.server == null && System.nanoTime() < deadline) {
-                Thread.sleep(50);
-            }
-            assertThat(cli.server).isNotNull();
-            String base = "http://127.0.0.1:" + cli.server.getAddress().getPort();
-            while (get(base + "/-/ready").statusCode() != 200 && System.nanoTime() < deadline) {
-                Thread.sleep(100);
-            }
-            assertThat(get(base + "/-/ready").statusCode()).isEqualTo(200);
-            while (!get(base + "/metrics").body().contains("ducklake_tables_count") && System.nanoTime() < deadline) {
-                Thread.sleep(100);
-            }
+            String base = "http://127.0.0.1:" + serving(cli).getAddress().getPort();
+            aMinute("/-/ready", 100).until(() -> get(base + "/-/ready").statusCode() == 200);
+            aMinute("ducklake_tables_count in /metrics", 100)
+                    .until(() -> get(base + "/metrics").body().contains("ducklake_tables_count"));
             String metrics = get(base + "/metrics").body();
             assertThat(gauge(metrics, "ducklake_data_files_files", "tenant", "d")).isEqualTo(
                     pg("SELECT count(*) FROM ducklake_data_file WHERE end_snapshot IS NULL"));
@@ -308,20 +301,11 @@ class CatalogMetricsTest {
                 "--liveness-timeout-seconds", "1", "--duckdb-memory-limit", "256MB"), "daemon");
         daemon.start();
         try {
-            long deadline = System.nanoTime() + 60_000_000_000L;
-            while (cli.server == null && System.nanoTime() < deadline) {
-                Thread.sleep(50);
-            }
-            String base = "http://127.0.0.1:" + cli.server.getAddress().getPort();
+            String base = "http://127.0.0.1:" + serving(cli).getAddress().getPort();
             // Connected first: a connect slower than the one-second timeout (a loaded machine) is a stale tick.
-            while (get(base + "/-/ready").statusCode() != 200 && System.nanoTime() < deadline) {
-                Thread.sleep(50);
-            }
-            HttpResponse<String> health = get(base + "/-/healthy");
-            while (health.statusCode() == 200 && System.nanoTime() < deadline) {
-                Thread.sleep(100);
-                health = get(base + "/-/healthy");
-            }
+            aMinute("/-/ready", 50).until(() -> get(base + "/-/ready").statusCode() == 200);
+            HttpResponse<String> health = aMinute("/-/healthy to fail", 100)
+                    .until(() -> get(base + "/-/healthy"), r -> r.statusCode() != 200);
             assertThat(health.statusCode()).isEqualTo(503);
             assertThat(health.body()).startsWith("unhealthy: a query has been running for");
             assertThat(gauge(get(base + "/metrics").body(), "ducklake_metrics_liveness_failures_total", "reason",
@@ -335,5 +319,16 @@ class CatalogMetricsTest {
     private static HttpResponse<String> get(String url) throws Exception {
         return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).build(),
                 HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** The daemon's HTTP server, once it has started it. */
+    private static HttpServer serving(CatalogMetricsCli cli) {
+        return aMinute("the daemon's server", 50).until(() -> cli.server, server -> server != null);
+    }
+
+    /** Waits up to a minute (the machine may be loaded), checking every {@code pollMillis}. */
+    private static ConditionFactory aMinute(String what, long pollMillis) {
+        return Await.within(java.time.Duration.ofSeconds(60), what)
+                .pollInterval(java.time.Duration.ofMillis(pollMillis));
     }
 }
