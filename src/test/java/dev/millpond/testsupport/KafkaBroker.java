@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -354,7 +355,10 @@ public final class KafkaBroker implements AutoCloseable {
         // is answered by the log itself (the admin client retries NOT_LEADER until it is, but not
         // UNKNOWN_TOPIC_OR_PARTITION, which a busy broker can still answer for a moment).
         Await.within(TIMEOUT, "the end offsets of " + name).pollInterval(Duration.ofMillis(20))
-                .ignoreException(UnknownTopicOrPartitionException.class).until(() -> endOffsets(name), end -> true);
+                .ignoreException(UnknownTopicOrPartitionException.class).until(() -> {
+                    endOffsets(name);
+                    return true;
+                });
     }
 
     /** After a restart the logs are reloaded one by one; wait until every topic serves again. */
@@ -511,8 +515,13 @@ public final class KafkaBroker implements AutoCloseable {
      * UNKNOWN_TOPIC_OR_PARTITION, which the admin client does not retry (a consumer's commit does).
      */
     private <T> T whileOffsetsTopicLoads(java.util.function.Supplier<T> call) {
-        return Await.within(TIMEOUT, "the offsets topic").pollInterval(Duration.ofMillis(50))
-                .ignoreException(UnknownTopicOrPartitionException.class).until(call::get, result -> true);
+        AtomicReference<T> result = new AtomicReference<>(); // the call's answer may be null (a Void future)
+        Await.within(TIMEOUT, "the offsets topic").pollInterval(Duration.ofMillis(50))
+                .ignoreException(UnknownTopicOrPartitionException.class).until(() -> {
+                    result.set(call.get());
+                    return true;
+                });
+        return result.get();
     }
 
     /** Log start offset of every partition (the earliest offset still readable). */
