@@ -155,7 +155,7 @@ class LakeOffsetsPipelineTest {
         produce(2, 100);
         runUntilCommittedToTheEnd(env(1, 0, true));
         String oldId = topicId();
-        recreateTopic(2);
+        kafka.recreateTopic(topic, 2);
         produce(2, 150);
 
         Run restart;
@@ -209,21 +209,6 @@ class LakeOffsetsPipelineTest {
     private String topicId() throws Exception {
         return kafka.admin().describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS)
                 .get(topic).topicId().toString();
-    }
-
-    /** Deletes the topic and creates it again with the same name, as an operator would. */
-    private void recreateTopic(int partitions) throws Exception {
-        kafka.admin().deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
-        long deadline = System.nanoTime() + 60_000_000_000L;
-        while (true) {
-            try {
-                kafka.createTopic(topic, partitions);
-                return;
-            } catch (RuntimeException e) { // the deletion is still being completed
-                assertThat(System.nanoTime()).as("recreated within 60 s: " + e).isLessThan(deadline);
-                Thread.sleep(200);
-            }
-        }
     }
 
     private void produce(int partitions, int perPartition) {

@@ -3,13 +3,12 @@ package dev.millpond.kafka;
 import dev.millpond.config.AutoOffsetReset;
 import dev.millpond.config.MillpondConfig;
 import dev.millpond.observability.MillpondMetrics;
+import dev.millpond.testsupport.Await;
 import dev.millpond.testsupport.KafkaBroker;
 import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.Services;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -231,24 +230,26 @@ class StartPositionsTest {
         List<Long> firstPolledOffsets() {
             List<Long> offsets = new ArrayList<>();
             Map<TopicPartition, Long> end = consumer.endOffsets(consumer.assignment());
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (!end.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue())) {
-                assertThat(System.nanoTime()).as("read to the log end %s within 30 s", end).isLessThan(deadline);
-                consumer.poll(Duration.ofMillis(200)).forEach(r -> offsets.add(r.offset()));
-            }
+            // Each check polls once (the poll is the wait), so no interval between checks.
+            Await.within(Duration.ofSeconds(30), "reading to the log end " + end).pollInterval(Duration.ofMillis(1))
+                    .until(() -> {
+                        if (end.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue())) {
+                            return true;
+                        }
+                        consumer.poll(Duration.ofMillis(200)).forEach(r -> offsets.add(r.offset()));
+                        return false;
+                    });
             return offsets;
         }
 
-        /** Polls until {@code count} records arrived (at most 30 s). */
+        /** Polls until {@code count} records arrived. */
         List<Long> polledOffsets(int count) {
             List<Long> offsets = new ArrayList<>();
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (offsets.size() < count && System.nanoTime() < deadline) {
-                ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(200));
-                for (ConsumerRecord<byte[], byte[]> r : records) {
-                    offsets.add(r.offset());
-                }
-            }
+            Await.within(Duration.ofSeconds(30), count + " records polled").pollInterval(Duration.ofMillis(1))
+                    .until(() -> {
+                        consumer.poll(Duration.ofMillis(200)).forEach(r -> offsets.add(r.offset()));
+                        return offsets.size() >= count;
+                    });
             return offsets;
         }
     }

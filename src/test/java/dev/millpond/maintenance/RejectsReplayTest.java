@@ -7,9 +7,11 @@ import dev.millpond.maintenance.cli.MaintenanceCli;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.PumpHealth;
 import dev.millpond.testsupport.AppProcess;
+import dev.millpond.testsupport.Await;
 import dev.millpond.testsupport.DuckDbSql;
 import dev.millpond.testsupport.DuckLakeStack;
 import dev.millpond.testsupport.KafkaBroker;
+import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.Services;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -20,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -34,6 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * environment has now (a raised width bound, the typed pin, the drop filter), each record lands once or stays a
  * reject with its new reason; the lake offsets are not touched.
  */
+@ServiceBacked
 class RejectsReplayTest {
 
     private final KafkaBroker kafka = Services.kafka();
@@ -216,11 +220,9 @@ class RejectsReplayTest {
             try {
                 Map<Integer, Long> end = kafka.endOffsets(topic);
                 String group = "millpond-" + topic + "-events";
-                long deadline = System.nanoTime() + 60_000_000_000L;
-                while (!kafka.committedOffsets(group, topic).equals(end)) {
-                    assertThat(System.nanoTime()).as("commits reach the end offsets within 60 s").isLessThan(deadline);
-                    Thread.sleep(100);
-                }
+                Await.within(Duration.ofSeconds(60), "commits at the end offsets " + end)
+                        .pollInterval(Duration.ofMillis(100))
+                        .until(() -> kafka.committedOffsets(group, topic).equals(end));
             } finally {
                 pipeline.pump().requestStop();
                 pump.join(60_000);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.millpond.testsupport.AppProcess;
+import dev.millpond.testsupport.Await;
 import dev.millpond.testsupport.LakeTopic;
 import org.junit.jupiter.api.Test;
 
@@ -209,15 +210,10 @@ class ReplayRejectsIT {
 
     /** Waits until the run is writing batch {@code batch} or has ended; returns the batch it is writing. */
     private static int awaitWriting(Process tool, Path err, int batch) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
-        while (System.nanoTime() < deadline) {
-            int writing = lastWriting(err);
-            if (writing >= batch || !tool.isAlive()) {
-                return writing;
-            }
-            Thread.sleep(10);
-        }
-        throw new AssertionError("no batch within 3 minutes:\n" + Files.readString(err));
+        Await.within(Duration.ofMinutes(3), "the run writing batch " + batch).pollInterval(Duration.ofMillis(10))
+                .untilAsserted(() -> assertThat(!tool.isAlive() || lastWriting(err) >= batch)
+                        .as("writing batch %d or ended; its log:%n%s", batch, Files.readString(err)).isTrue());
+        return lastWriting(err);
     }
 
     private static int lastWriting(Path err) throws Exception {

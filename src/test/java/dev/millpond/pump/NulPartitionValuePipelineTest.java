@@ -7,6 +7,7 @@ import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.PumpHealth;
 import dev.millpond.testsupport.AppProcess;
 import dev.millpond.testsupport.LakeTopic;
+import dev.millpond.testsupport.ServiceBacked;
 import io.micrometer.prometheus.PrometheusConfig;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -30,6 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * into a file. One rule for both: the record is kept whole in the rejects table with its reason, the rest of the
  * flush lands, the offsets move on, and the catalog's inlined rows can still be flushed.
  */
+@ServiceBacked
 class NulPartitionValuePipelineTest {
 
     private static final String NUL_EVENT = "{\"id\":%d,\"event\":\"x\\u0000y\"}";

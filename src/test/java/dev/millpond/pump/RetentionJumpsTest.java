@@ -15,6 +15,7 @@ import dev.millpond.testsupport.DuckDbSql;
 import dev.millpond.testsupport.DuckLakeStack;
 import dev.millpond.testsupport.KafkaBroker;
 import dev.millpond.testsupport.MillpondEnvironment;
+import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.Services;
 import io.micrometer.prometheus.PrometheusConfig;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
@@ -38,6 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code millpond_offsets_skipped_total{partition,reason="out_of_range"}} (present at 0 from startup), and the offsets
  * audit reports the same range as lost to retention.
  */
+@ServiceBacked
 class RetentionJumpsTest {
 
     private final KafkaBroker kafka = Services.kafka();

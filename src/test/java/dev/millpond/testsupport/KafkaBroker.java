@@ -348,6 +348,19 @@ public final class KafkaBroker implements AutoCloseable {
         awaitServing(name, partitions);
     }
 
+    /**
+     * Deletes a topic and creates it again under the same name, as an operator would. The broker completes a deletion
+     * in the background and refuses the name until then, so the creation is retried.
+     */
+    public void recreateTopic(String name, int partitions) {
+        KafkaFutures.await(admin().deleteTopics(List.of(name)).all());
+        Await.within(Duration.ofSeconds(60), name + " created again").pollInterval(Duration.ofMillis(200))
+                .ignoreExceptionsInstanceOf(RuntimeException.class).until(() -> {
+                    createTopic(name, partitions);
+                    return true;
+                });
+    }
+
     private void awaitServing(String name, int partitions) {
         Await.within(TIMEOUT, "a leader for every partition of " + name).pollInterval(Duration.ofMillis(20))
                 .until(() -> allPartitionsHaveLeader(name, partitions));

@@ -85,8 +85,10 @@ class TestLanesTest {
         List<JavaClass> quick = quickLaneTests();
         assertThat(quick).extracting(JavaClass::getSimpleName).contains("TestLanesTest", "ConfigLoaderTest");
         assertThat(tests(TestLanesTest::isServiceBacked)).extracting(JavaClass::getSimpleName).contains("KafkaBrokerTest");
+        // Which service the shortest path meets first depends on the order of the class's dependencies; that it
+        // finds one does not.
         assertThat(firstPathTo(TESTS.get("dev.millpond.testsupport.KafkaBrokerTest"), TestLanesTest::startsAService))
-                .hasValue("KafkaBrokerTest -> KafkaBroker");
+                .hasValueSatisfying(path -> assertThat(path).matches("KafkaBrokerTest -> (KafkaBroker|Services)"));
     }
 
     private static List<JavaClass> quickLaneTests() {

@@ -5,6 +5,7 @@ import dev.millpond.bench.LargePostHogEvents;
 import dev.millpond.bench.VariantPostHogEvents;
 import dev.millpond.memory.ContainerMemory;
 import dev.millpond.memory.MemoryBudget;
+import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.VariantOracle;
 import io.micrometer.core.instrument.Counter;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -24,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * 1 GiB pod for that many companions: every companion is its source's JSON, or a NULL the metric counts — and for
  * PostHog-shaped events, hostile ones among them, with 1, 2 or 4 companions, never a NULL at all.
  */
+@ServiceBacked
 class DuckLakeSinkCompanionClassesTest {
 
     private static final long POD = 1L << 30;

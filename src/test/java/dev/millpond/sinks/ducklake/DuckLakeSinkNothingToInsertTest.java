@@ -3,6 +3,7 @@ package dev.millpond.sinks.ducklake;
 import dev.millpond.config.LandingLimits;
 import dev.millpond.sinks.FlushBatch;
 import dev.millpond.sinks.OffsetRange;
+import dev.millpond.testsupport.ServiceBacked;
 import org.junit.jupiter.api.Test;
 
 import java.sql.SQLException;
@@ -19,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Or every column was refused by the table (its width bound reached by another writer, a refused ADD COLUMN): then
  * the rows cannot land and the attempt fails, so nothing is committed and the records stay in Kafka.
  */
+@ServiceBacked
 class DuckLakeSinkNothingToInsertTest {
 
     private static final String GROUP = "millpond-t-events";

@@ -4,6 +4,8 @@ import dev.millpond.observability.ErrorType;
 import dev.millpond.sinks.FlushBatch;
 import dev.millpond.sinks.OffsetRange;
 import dev.millpond.sinks.WriteFailure;
+import dev.millpond.testsupport.Await;
+import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.Services;
 import org.junit.jupiter.api.Test;
 
@@ -28,6 +30,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Two sinks of one group.id (two owners of one partition) committing the same records at the same moment land them
  * once.
  */
+@ServiceBacked
 class DuckLakeSinkPartitionFenceTest {
 
     private static final String GROUP = "millpond-t-events";
@@ -168,11 +171,9 @@ class DuckLakeSinkPartitionFenceTest {
                 lock(catalog, PartitionLocks.topicKey(SinkFixture.TABLE, GROUP, "t"), 0);
                 writes.add(CompletableFuture.supplyAsync(() -> write(a, fromA)));
                 writes.add(CompletableFuture.supplyAsync(() -> write(b, fromB)));
-                long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-                while (waitingOnAdvisoryLocks(catalog) < 2 && !writes.stream().allMatch(CompletableFuture::isDone)
-                        && System.nanoTime() < deadline) {
-                    Thread.sleep(50);
-                }
+                Await.within(Duration.ofSeconds(60), "both writers at the partition's lock (or done)")
+                        .pollInterval(Duration.ofMillis(50)).until(() -> waitingOnAdvisoryLocks(catalog) >= 2
+                                || writes.stream().allMatch(CompletableFuture::isDone));
                 assertThat(waitingOnAdvisoryLocks(catalog)).as("both writers wait for the partition's lock")
                         .isEqualTo(2);
             } // the test's session ends: its lock goes

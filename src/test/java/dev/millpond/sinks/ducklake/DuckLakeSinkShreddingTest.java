@@ -3,6 +3,7 @@ package dev.millpond.sinks.ducklake;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.millpond.bench.VariantPostHogEvents;
 import dev.millpond.testsupport.HostileProperties;
+import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.VariantOracle;
 import org.junit.jupiter.api.Test;
 
@@ -18,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * (DuckDB 1.5.5 holds each shredded parquet column's 1 MiB string dictionary): the flush is written in INSERTs whose
  * analysed rows fit, every companion equal to its source, no string-only fallback.
  */
+@ServiceBacked
 class DuckLakeSinkShreddingTest {
 
     private static final List<String> SOURCES = List.of("properties", "person_properties");

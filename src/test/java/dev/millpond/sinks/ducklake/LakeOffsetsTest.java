@@ -1,6 +1,7 @@
 package dev.millpond.sinks.ducklake;
 
 import dev.millpond.sinks.OffsetRange;
+import dev.millpond.testsupport.ServiceBacked;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
@@ -19,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code _millpond_offsets}: rows of the live topic's id, of other ids (a topic deleted and created again) and without
  * an id (written before ids were recorded), read with floors anywhere.
  */
+@ServiceBacked
 class LakeOffsetsTest {
 
     private static final List<Optional<String>> IDS = List.of(Optional.empty(), Optional.of("id-a"),
