@@ -1,6 +1,6 @@
 package dev.millpond.observability;
 
-import dev.millpond.testsupport.AppProcess;
+import dev.millpond.testsupport.MetricsText;
 import io.micrometer.prometheus.PrometheusConfig;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -39,7 +39,7 @@ class FreshnessTest {
         now.addAndGet(2_500);
         assertThat(scraped("millpond_freshness_seconds", "0")).isZero();
         assertThat(scraped("millpond_freshness_seconds", "1")).isEqualTo(2.5);
-        assertThat(AppProcess.metricIn(registry.scrape(), "millpond_last_landed_timestamp_seconds"))
+        assertThat(MetricsText.metric(registry.scrape(), "millpond_last_landed_timestamp_seconds"))
                 .as("nothing landed yet: no series").isEmpty();
     }
 
@@ -106,7 +106,7 @@ class FreshnessTest {
         freshness.held(0, -1);                 // no timestamp (message format before 0.10)
         assertThat(freshness.seconds(0)).as("since the last time caught up").isEqualTo(7.0);
         freshness.landed(0, -1);
-        assertThat(AppProcess.metricIn(registry.scrape(), "millpond_last_landed_timestamp_seconds")).isEmpty();
+        assertThat(MetricsText.metric(registry.scrape(), "millpond_last_landed_timestamp_seconds")).isEmpty();
     }
 
     @Test
@@ -191,6 +191,6 @@ class FreshnessTest {
     }
 
     private double scraped(String name, String partition) {
-        return AppProcess.metricIn(registry.scrape(), name, "partition", partition).orElseThrow();
+        return MetricsText.metric(registry.scrape(), name, "partition", partition).orElseThrow();
     }
 }
