@@ -1,6 +1,6 @@
 package dev.millpond.maintenance;
 
-import dev.millpond.sinks.ducklake.DuckLakeSql;
+import dev.millpond.ducklake.DuckLakeSql;
 
 import java.sql.Connection;
 import java.sql.SQLException;

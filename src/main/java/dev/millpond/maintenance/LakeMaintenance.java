@@ -1,7 +1,7 @@
 package dev.millpond.maintenance;
 
 import dev.millpond.config.MillpondConfig;
-import dev.millpond.sinks.ducklake.DuckLakeSql;
+import dev.millpond.ducklake.DuckLakeSql;
 import org.jboss.logging.Logger;
 
 import java.sql.Connection;

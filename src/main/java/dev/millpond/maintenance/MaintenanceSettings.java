@@ -2,9 +2,9 @@ package dev.millpond.maintenance;
 
 import dev.millpond.config.LakeAccess;
 import dev.millpond.config.LakeAccessConfig;
-import dev.millpond.sinks.ducklake.CatalogLocation;
-import dev.millpond.sinks.ducklake.DuckLakeSinkSettings.S3Setting;
-import dev.millpond.sinks.ducklake.LakeAttachment;
+import dev.millpond.ducklake.CatalogLocation;
+import dev.millpond.ducklake.LakeAttachment;
+import dev.millpond.ducklake.S3Setting;
 
 import java.nio.file.Path;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package dev.millpond.maintenance;
 
+import dev.millpond.ducklake.DuckLakeSql;
 import dev.millpond.kafka.Watermarks;
-import dev.millpond.sinks.ducklake.DuckLakeSql;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerRecord;

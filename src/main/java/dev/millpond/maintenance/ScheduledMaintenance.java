@@ -1,7 +1,7 @@
 package dev.millpond.maintenance;
 
 import dev.millpond.config.ProcessEnvironment;
-import dev.millpond.sinks.ducklake.LakeAttachment;
+import dev.millpond.ducklake.LakeAttachment;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.scheduler.Scheduled.ConcurrentExecution;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,8 +1,8 @@
 package dev.millpond.maintenance;
 
 import dev.millpond.config.ConfigLoader;
-import dev.millpond.sinks.ducklake.CatalogLocation;
-import dev.millpond.sinks.ducklake.LakeAttachment;
+import dev.millpond.ducklake.CatalogLocation;
+import dev.millpond.ducklake.LakeAttachment;
 import dev.millpond.testsupport.DuckDbExtensions;
 import dev.millpond.testsupport.Postgres;
 import dev.millpond.testsupport.ServiceBacked;

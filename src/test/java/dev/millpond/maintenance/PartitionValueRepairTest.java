@@ -1,13 +1,13 @@
 package dev.millpond.maintenance;
 
 import dev.millpond.convert.JsonToArrow;
+import dev.millpond.ducklake.DuckLakeSql;
+import dev.millpond.ducklake.LakeAttachment;
 import dev.millpond.maintenance.MaintenanceLockTest.Run;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.sinks.FlushBatch;
 import dev.millpond.sinks.ducklake.DuckLakeSink;
 import dev.millpond.sinks.ducklake.DuckLakeSinkSettings;
-import dev.millpond.sinks.ducklake.DuckLakeSql;
-import dev.millpond.sinks.ducklake.LakeAttachment;
 import dev.millpond.testsupport.DuckDbSql;
 import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.Services;

@@ -1,7 +1,7 @@
 package dev.millpond.maintenance.metrics;
 
+import dev.millpond.ducklake.DuckLakeSql;
 import dev.millpond.maintenance.MaintenanceSettings;
-import dev.millpond.sinks.ducklake.DuckLakeSql;
 import org.jboss.logging.Logger;
 
 import java.sql.Connection;

@@ -1,5 +1,6 @@
 package dev.millpond.sinks.ducklake;
 
+import dev.millpond.ducklake.DuckLakeSql;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /**

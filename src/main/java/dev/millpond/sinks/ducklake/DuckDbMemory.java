@@ -1,5 +1,7 @@
 package dev.millpond.sinks.ducklake;
 
+import dev.millpond.ducklake.Jdbc;
+
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Locale;

@@ -1,5 +1,6 @@
 package dev.millpond.sinks.ducklake;
 
+import dev.millpond.ducklake.CommitContention;
 import dev.millpond.observability.ErrorType;
 import dev.millpond.sinks.WriteFailure;
 

@@ -1,5 +1,7 @@
 package dev.millpond.sinks.ducklake;
 
+import dev.millpond.ducklake.DuckLakeSql;
+import dev.millpond.ducklake.Jdbc;
 import dev.millpond.observability.ErrorType;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.SkipReason;
@@ -133,7 +135,7 @@ public final class DuckLakeSink implements Sink {
     }
 
     private static Connection open(DuckLakeSinkSettings settings) throws SQLException {
-        Connection c = LakeAttachment.of(settings).open();
+        Connection c = settings.attachment().open();
         if (settings.resources().isPresent()) {
             try {
                 Jdbc.execute(c, "SET threads = " + settings.resources().get().threads());

@@ -1,10 +1,12 @@
 package dev.millpond.sinks.ducklake;
 
 import dev.millpond.config.LandingLimits;
-import dev.millpond.config.S3Settings;
+import dev.millpond.ducklake.CatalogLocation;
+import dev.millpond.ducklake.DuckLakeSql;
+import dev.millpond.ducklake.LakeAttachment;
+import dev.millpond.ducklake.S3Setting;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -70,25 +72,10 @@ public record DuckLakeSinkSettings(
         variantSources = List.copyOf(variantSources);
     }
 
-    public record S3Setting(String name, String value) {
-
-        /** DUCKDB_S3_* as DuckDB settings; the writer and the maintenance tools attach the lake with this list. */
-        public static List<S3Setting> from(S3Settings s3) {
-            List<S3Setting> sets = new ArrayList<>();
-            // The original's order, each only when configured.
-            s3.endpoint().ifPresent(v -> sets.add(new S3Setting("s3_endpoint", v)));
-            sets.add(new S3Setting("s3_access_key_id", s3.accessKeyId()));
-            sets.add(new S3Setting("s3_secret_access_key", s3.secretAccessKey().reveal()));
-            s3.useSsl().ifPresent(v -> sets.add(new S3Setting("s3_use_ssl", v)));
-            s3.urlStyle().ifPresent(v -> sets.add(new S3Setting("s3_url_style", v)));
-            s3.region().ifPresent(v -> sets.add(new S3Setting("s3_region", v)));
-            return sets;
-        }
-
-        @Override
-        public String toString() {
-            return name.contains("secret") ? name + "=***" : name + "=" + value;
-        }
+    /** How the sink attaches the lake: the same attachment the maintenance tools open. */
+    public LakeAttachment attachment() {
+        return new LakeAttachment(connection, catalog, dataPath, s3Settings, maxRetryCount, memoryLimit,
+                extensionDirectory, automaticMigration);
     }
 
     public String qualifiedTable() {

@@ -1,5 +1,6 @@
 package dev.millpond.sinks.ducklake;
 
+import dev.millpond.ducklake.IncompatibleCatalogException;
 import dev.millpond.sinks.StartupOutage;
 
 import java.util.List;

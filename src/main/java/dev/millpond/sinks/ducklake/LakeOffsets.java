@@ -1,5 +1,7 @@
 package dev.millpond.sinks.ducklake;
 
+import dev.millpond.ducklake.DuckLakeSql;
+import dev.millpond.ducklake.Jdbc;
 import dev.millpond.sinks.OffsetRange;
 import dev.millpond.sinks.RecordedOffsets;
 

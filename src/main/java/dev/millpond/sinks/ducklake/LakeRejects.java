@@ -1,10 +1,10 @@
 package dev.millpond.sinks.ducklake;
 
+import dev.millpond.ducklake.DuckLakeSql;
+import dev.millpond.ducklake.Jdbc;
 import dev.millpond.sinks.RejectedRecord;
 import dev.millpond.sinks.StoredReject;
-
 import org.apache.arrow.memory.BufferAllocator;
-import org.jboss.logging.Logger;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
@@ -12,6 +12,7 @@ import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.jboss.logging.Logger;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;

@@ -1,5 +1,8 @@
 package dev.millpond.sinks.ducklake;
 
+import dev.millpond.ducklake.DuckLakeSql;
+import dev.millpond.ducklake.Jdbc;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

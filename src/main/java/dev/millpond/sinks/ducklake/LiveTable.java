@@ -1,5 +1,7 @@
 package dev.millpond.sinks.ducklake;
 
+import dev.millpond.ducklake.CommitContention;
+import dev.millpond.ducklake.DuckLakeSql;
 import dev.millpond.observability.ErrorType;
 import dev.millpond.observability.MillpondMetrics;
 import org.apache.arrow.vector.types.pojo.Field;

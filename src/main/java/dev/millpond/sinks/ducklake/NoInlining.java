@@ -1,5 +1,7 @@
 package dev.millpond.sinks.ducklake;
 
+import dev.millpond.ducklake.DuckLakeSql;
+import dev.millpond.ducklake.Jdbc;
 import org.jboss.logging.Logger;
 
 import java.sql.Connection;

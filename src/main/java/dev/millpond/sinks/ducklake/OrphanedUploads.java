@@ -1,5 +1,6 @@
 package dev.millpond.sinks.ducklake;
 
+import dev.millpond.ducklake.DuckLakeSql;
 import dev.millpond.observability.MillpondMetrics;
 import org.jboss.logging.Logger;
 

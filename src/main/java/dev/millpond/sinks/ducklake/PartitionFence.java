@@ -1,5 +1,6 @@
 package dev.millpond.sinks.ducklake;
 
+import dev.millpond.ducklake.CatalogLocation;
 import dev.millpond.sinks.OffsetRange;
 import org.duckdb.DuckDBConnection;
 

@@ -1,5 +1,8 @@
 package dev.millpond.sinks.ducklake;
 
+import dev.millpond.ducklake.DuckLakeSql;
+import dev.millpond.ducklake.Jdbc;
+import dev.millpond.ducklake.LakeAttachment;
 import dev.millpond.sinks.OffsetRange;
 import org.duckdb.DuckDBConnection;
 import org.jboss.logging.Logger;

@@ -1,5 +1,6 @@
 package dev.millpond.sinks.ducklake;
 
+import dev.millpond.ducklake.CommitContention;
 import org.jboss.logging.Logger;
 
 import java.sql.Connection;

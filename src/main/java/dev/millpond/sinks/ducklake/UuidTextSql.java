@@ -1,6 +1,8 @@
 package dev.millpond.sinks.ducklake;
 
+import dev.millpond.ducklake.DuckLakeSql;
 import dev.millpond.vocabulary.UuidText;
+
 
 /**
  * The uuid pin's text grammar as a DuckDB expression, for a VARCHAR batch column headed for a live UUID column.

@@ -1,5 +1,6 @@
 package dev.millpond.sinks.ducklake;
 
+import dev.millpond.ducklake.IncompatibleCatalogException;
 import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.Services;
 import org.junit.jupiter.api.Test;
@@ -63,20 +64,6 @@ class CatalogFormatVersionTest {
         return new DuckLakeSinkSettings(s.connection(), s.catalog(), s.dataPath(), s.schema(), s.table(),
                 s.s3Settings(), s.maxRetryCount(), s.memoryLimit(), s.partitionBy(), s.variantSources(),
                 s.extensionDirectory(), s.lakeOffsetsGroupId(), s.landing(), s.resources(), true);
-    }
-
-    @Test
-    void formatVersionsOrderByTheirNumbersWithPreReleasesFirst() {
-        List<String> ordered = List.of("0.1", "0.2", "0.3-dev1", "0.3", "0.4-dev1", "0.4", "1.0",
-                "1.1", "9.9", "10.0");
-        for (int i = 0; i < ordered.size(); i++) {
-            for (int j = 0; j < ordered.size(); j++) {
-                assertThat(Integer.signum(IncompatibleCatalogException.FormatVersion.compare(ordered.get(i),
-                        ordered.get(j)))).as("%s vs %s", ordered.get(i), ordered.get(j))
-                        .isEqualTo(Integer.signum(Integer.compare(i, j)));
-            }
-        }
-        assertThat(IncompatibleCatalogException.FormatVersion.compare("garbage", "1.0")).isPositive();
     }
 
     /** Read the catalog database directly, as an operator would with psql. */

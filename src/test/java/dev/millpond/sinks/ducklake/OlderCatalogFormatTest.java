@@ -1,5 +1,6 @@
 package dev.millpond.sinks.ducklake;
 
+import dev.millpond.ducklake.IncompatibleCatalogException;
 import dev.millpond.testsupport.LegacyDuckDb;
 import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.Services;

@@ -2,6 +2,8 @@ package dev.millpond.sinks.ducklake;
 
 import dev.millpond.convert.ConvertedBatch;
 import dev.millpond.convert.JsonToArrow;
+import dev.millpond.ducklake.CatalogLocation;
+import dev.millpond.ducklake.S3Setting;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.sinks.FlushBatch;
 import dev.millpond.testsupport.DuckDbExtensions;
@@ -48,13 +50,13 @@ final class SinkFixture implements AutoCloseable {
 
     DuckLakeSinkSettings settings(Optional<String> partitionBy, Optional<String> memoryLimit, List<String> variants) {
         Map<String, String> env = lake.environment();
-        List<DuckLakeSinkSettings.S3Setting> s3 = List.of(
-                new DuckLakeSinkSettings.S3Setting("s3_endpoint", env.get("DUCKDB_S3_ENDPOINT")),
-                new DuckLakeSinkSettings.S3Setting("s3_access_key_id", env.get("DUCKDB_S3_ACCESS_KEY_ID")),
-                new DuckLakeSinkSettings.S3Setting("s3_secret_access_key", env.get("DUCKDB_S3_SECRET_ACCESS_KEY")),
-                new DuckLakeSinkSettings.S3Setting("s3_use_ssl", env.get("DUCKDB_S3_USE_SSL")),
-                new DuckLakeSinkSettings.S3Setting("s3_url_style", env.get("DUCKDB_S3_URL_STYLE")),
-                new DuckLakeSinkSettings.S3Setting("s3_region", env.get("DUCKDB_S3_REGION")));
+        List<S3Setting> s3 = List.of(
+                new S3Setting("s3_endpoint", env.get("DUCKDB_S3_ENDPOINT")),
+                new S3Setting("s3_access_key_id", env.get("DUCKDB_S3_ACCESS_KEY_ID")),
+                new S3Setting("s3_secret_access_key", env.get("DUCKDB_S3_SECRET_ACCESS_KEY")),
+                new S3Setting("s3_use_ssl", env.get("DUCKDB_S3_USE_SSL")),
+                new S3Setting("s3_url_style", env.get("DUCKDB_S3_URL_STYLE")),
+                new S3Setting("s3_region", env.get("DUCKDB_S3_REGION")));
         CatalogLocation catalog = new CatalogLocation.Postgres(env.get("DUCKLAKE_RDS_HOST"), env.get("DUCKLAKE_RDS_PORT"),
                 env.get("DUCKLAKE_RDS_DATABASE"), env.get("DUCKLAKE_RDS_USERNAME"), env.get("DUCKLAKE_RDS_PASSWORD"));
         return new DuckLakeSinkSettings(":memory:", catalog, lake.dataPath(), "main", TABLE, s3, 100, memoryLimit,
@@ -70,8 +72,8 @@ final class SinkFixture implements AutoCloseable {
         CatalogLocation.Postgres direct = (CatalogLocation.Postgres) s.catalog();
         CatalogLocation catalog = new CatalogLocation.Postgres(catalogRelay.host(), String.valueOf(catalogRelay.port()),
                 direct.database(), direct.user(), direct.password());
-        List<DuckLakeSinkSettings.S3Setting> s3 = s.s3Settings().stream()
-                .map(x -> x.name().equals("s3_endpoint") ? new DuckLakeSinkSettings.S3Setting("s3_endpoint",
+        List<S3Setting> s3 = s.s3Settings().stream()
+                .map(x -> x.name().equals("s3_endpoint") ? new S3Setting("s3_endpoint",
                         s3Relay.endpoint()) : x)
                 .toList();
         return new DuckLakeSinkSettings(s.connection(), catalog, s.dataPath(), s.schema(), s.table(), s3,

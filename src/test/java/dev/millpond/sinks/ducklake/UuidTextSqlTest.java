@@ -1,5 +1,7 @@
 package dev.millpond.sinks.ducklake;
 
+import dev.millpond.ducklake.DuckLakeSql;
+import dev.millpond.ducklake.Jdbc;
 import dev.millpond.vocabulary.UuidText;
 import dev.millpond.vocabulary.UuidWireFormSamples;
 import org.junit.jupiter.api.Test;

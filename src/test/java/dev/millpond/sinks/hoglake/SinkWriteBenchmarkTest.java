@@ -3,10 +3,11 @@ package dev.millpond.sinks.hoglake;
 import dev.millpond.config.HoglakeConfig;
 import dev.millpond.config.HoglakeS3;
 import dev.millpond.config.Secret;
+import dev.millpond.ducklake.CatalogLocation;
+import dev.millpond.ducklake.S3Setting;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.sinks.FlushBatch;
 import dev.millpond.sinks.Sink;
-import dev.millpond.sinks.ducklake.CatalogLocation;
 import dev.millpond.sinks.ducklake.DuckLakeSink;
 import dev.millpond.sinks.ducklake.DuckLakeSinkSettings;
 import dev.millpond.testsupport.DuckDbExtensions;
@@ -17,6 +18,11 @@ import dev.millpond.testsupport.Services;
 import dev.millpond.testsupport.hoglake.HoglakeServer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -27,11 +33,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * Sink-level write throughput, hoglake next to DuckLake on the same flushes: rows/s through one {@code write} (hoglake:
@@ -113,13 +114,13 @@ class SinkWriteBenchmarkTest {
 
     private static DuckLakeSinkSettings duckLakeSettings(DuckLakeStack lake) {
         Map<String, String> env = lake.environment();
-        List<DuckLakeSinkSettings.S3Setting> s3 = List.of(
-                new DuckLakeSinkSettings.S3Setting("s3_endpoint", env.get("DUCKDB_S3_ENDPOINT")),
-                new DuckLakeSinkSettings.S3Setting("s3_access_key_id", env.get("DUCKDB_S3_ACCESS_KEY_ID")),
-                new DuckLakeSinkSettings.S3Setting("s3_secret_access_key", env.get("DUCKDB_S3_SECRET_ACCESS_KEY")),
-                new DuckLakeSinkSettings.S3Setting("s3_use_ssl", env.get("DUCKDB_S3_USE_SSL")),
-                new DuckLakeSinkSettings.S3Setting("s3_url_style", env.get("DUCKDB_S3_URL_STYLE")),
-                new DuckLakeSinkSettings.S3Setting("s3_region", env.get("DUCKDB_S3_REGION")));
+        List<S3Setting> s3 = List.of(
+                new S3Setting("s3_endpoint", env.get("DUCKDB_S3_ENDPOINT")),
+                new S3Setting("s3_access_key_id", env.get("DUCKDB_S3_ACCESS_KEY_ID")),
+                new S3Setting("s3_secret_access_key", env.get("DUCKDB_S3_SECRET_ACCESS_KEY")),
+                new S3Setting("s3_use_ssl", env.get("DUCKDB_S3_USE_SSL")),
+                new S3Setting("s3_url_style", env.get("DUCKDB_S3_URL_STYLE")),
+                new S3Setting("s3_region", env.get("DUCKDB_S3_REGION")));
         CatalogLocation catalog = new CatalogLocation.Postgres(env.get("DUCKLAKE_RDS_HOST"),
                 env.get("DUCKLAKE_RDS_PORT"), env.get("DUCKLAKE_RDS_DATABASE"), env.get("DUCKLAKE_RDS_USERNAME"),
                 env.get("DUCKLAKE_RDS_PASSWORD"));

@@ -1,4 +1,4 @@
-package dev.millpond.sinks.ducklake;
+package dev.millpond.ducklake;
 
 import java.util.List;
 
@@ -7,7 +7,7 @@ import java.util.List;
  * cause chain: DuckLake's own conflict errors, its retry budget running out, and the Postgres catalog's unique-key and
  * serialization failures when two pods commit the same snapshot id.
  */
-final class CommitContention {
+public final class CommitContention {
 
     static final List<String> MARKERS = List.of(
             "maximum retry count", "duplicate key value", "could not serialize access", "Transaction conflict");
@@ -15,7 +15,7 @@ final class CommitContention {
     private CommitContention() {
     }
 
-    static boolean isContention(Throwable failure) {
+    public static boolean isContention(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
             String message = String.valueOf(t.getMessage());
             for (String marker : MARKERS) {

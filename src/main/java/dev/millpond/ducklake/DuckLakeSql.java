@@ -1,7 +1,7 @@
-package dev.millpond.sinks.ducklake;
+package dev.millpond.ducklake;
 
 /**
- * Quoting for the SQL the DuckLake sink generates. Identifiers reaching here already passed
+ * Quoting for the SQL the DuckLake sink and the maintenance tools generate. Identifiers reaching here already passed
  * {@link dev.millpond.vocabulary.Identifiers#isSafe}.
  */
 public final class DuckLakeSql {

@@ -1,30 +1,33 @@
-package dev.millpond.sinks.ducklake;
+package dev.millpond.ducklake;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 
-/** Statement helpers. DuckDB JDBC closes a Statement after it throws, so every statement gets a fresh one. */
-final class Jdbc {
+/**
+ * Statement helpers for a DuckDB connection, for the sink and the tools alike. DuckDB JDBC closes a Statement after it
+ * throws, so every statement gets a fresh one.
+ */
+public final class Jdbc {
 
     private Jdbc() {
     }
 
-    static void execute(Connection c, String sql) throws SQLException {
+    public static void execute(Connection c, String sql) throws SQLException {
         try (Statement s = c.createStatement()) {
             s.execute(sql);
         }
     }
 
-    static long update(Connection c, String sql) throws SQLException {
+    public static long update(Connection c, String sql) throws SQLException {
         try (Statement s = c.createStatement()) {
             return s.executeUpdate(sql);
         }
     }
 
     /** Every column of the single row {@code sql} returns, as longs (SQL NULL reads as 0). */
-    static long[] queryLongs(Connection c, String sql, int columns) throws SQLException {
+    public static long[] queryLongs(Connection c, String sql, int columns) throws SQLException {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             long[] values = new long[columns];
             if (rs.next()) {
@@ -36,7 +39,7 @@ final class Jdbc {
         }
     }
 
-    static String queryString(Connection c, String sql) throws SQLException {
+    public static String queryString(Connection c, String sql) throws SQLException {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             return rs.next() ? rs.getString(1) : null;
         }

@@ -1,4 +1,4 @@
-package dev.millpond.sinks.ducklake;
+package dev.millpond.ducklake;
 
 import org.jboss.logging.Logger;
 
@@ -25,7 +25,7 @@ public record LakeAttachment(
         String connection,
         CatalogLocation catalog,
         String dataPath,
-        List<DuckLakeSinkSettings.S3Setting> s3Settings,
+        List<S3Setting> s3Settings,
         int maxRetryCount,
         Optional<String> memoryLimit,
         Path extensionDirectory,
@@ -48,14 +48,9 @@ public record LakeAttachment(
 
     /** An attachment that never migrates the catalog. */
     public LakeAttachment(String connection, CatalogLocation catalog, String dataPath,
-                          List<DuckLakeSinkSettings.S3Setting> s3Settings, int maxRetryCount,
+                          List<S3Setting> s3Settings, int maxRetryCount,
                           Optional<String> memoryLimit, Path extensionDirectory) {
         this(connection, catalog, dataPath, s3Settings, maxRetryCount, memoryLimit, extensionDirectory, false);
-    }
-
-    static LakeAttachment of(DuckLakeSinkSettings s) {
-        return new LakeAttachment(s.connection(), s.catalog(), s.dataPath(), s.s3Settings(), s.maxRetryCount(),
-                s.memoryLimit(), s.extensionDirectory(), s.automaticMigration());
     }
 
     public Connection open() throws SQLException {
@@ -71,7 +66,7 @@ public record LakeAttachment(
             Jdbc.execute(c, "LOAD httpfs");
             Jdbc.execute(c, "LOAD ducklake");
             Jdbc.execute(c, "LOAD postgres");
-            for (DuckLakeSinkSettings.S3Setting s3 : s3Settings) {
+            for (S3Setting s3 : s3Settings) {
                 Jdbc.execute(c, "SET " + s3.name() + " = " + DuckLakeSql.literal(s3.value()));
             }
             // Every S3 request gives up after 30 s without an answer and is tried 3 times (httpfs's own defaults,

@@ -1,4 +1,4 @@
-package dev.millpond.sinks.ducklake;
+package dev.millpond.ducklake;
 
 import java.sql.Connection;
 import java.sql.SQLException;

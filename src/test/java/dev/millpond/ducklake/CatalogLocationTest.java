@@ -1,4 +1,4 @@
-package dev.millpond.sinks.ducklake;
+package dev.millpond.ducklake;
 
 import org.junit.jupiter.api.Test;
 
