@@ -11,6 +11,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * One maintenance run's two connections: DuckDB with the lake attached as {@code lake} (for DuckLake's own
@@ -125,6 +126,11 @@ public final class LakeSession implements AutoCloseable {
             }
         }
         return rows;
+    }
+
+    /** The first column of {@code rows}. */
+    static List<String> firstColumn(List<List<String>> rows) {
+        return rows.stream().map(r -> r.get(0)).collect(Collectors.toCollection(ArrayList::new));
     }
 
     @Override

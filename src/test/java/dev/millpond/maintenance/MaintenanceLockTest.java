@@ -58,7 +58,7 @@ class MaintenanceLockTest {
             assertThat(cli(lake, "ensure-indexes", "--dry-run").exit()).isZero();
             assertThat(cli(lake, "ensure-indexes").exit()).isZero();
             assertThat(lake.catalogLong("SELECT count(*) FROM pg_indexes WHERE indexname LIKE 'millpond_%'"))
-                    .isEqualTo(LakeMaintenance.INDEXES.size());
+                    .isEqualTo(CatalogIndexes.INDEXES.size());
             assertThat(cli(lake, "find-orphans").out()).isEmpty();
         }
     }

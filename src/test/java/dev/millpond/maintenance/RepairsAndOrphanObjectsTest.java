@@ -32,9 +32,9 @@ class RepairsAndOrphanObjectsTest {
                 long[] dry = m.purgeOrphanStats(true);
                 assertThat(dry[0]).isEqualTo(1);
                 assertThat(dry[1]).isEqualTo(2);
-                assertThat(m.orphanStatsCounts()).containsExactly(1, 2);
+                assertThat(new OrphanStats(session).counts()).containsExactly(1, 2);
                 m.purgeOrphanStats(false);
-                assertThat(m.orphanStatsCounts()).containsExactly(0, 0);
+                assertThat(new OrphanStats(session).counts()).containsExactly(0, 0);
             }
             assertThat(lake.catalogLong("SELECT count(*) FROM ducklake_table_column_stats")).isEqualTo(liveStats);
             lake.flush(5, 32); // the catalog still commits
