@@ -47,8 +47,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *
  * <p><b>Ownership:</b> {@link #unify(List)} takes ownership of every root in the list, on success and on
  * failure alike; the caller must not use or close them afterwards. The returned {@link UnifiedBatches} owns
- * the output roots (some of which may be the very input objects) until it is closed or its batches are
- * handed to a reader with {@link UnifiedBatches#toReader(BufferAllocator)}.
+ * the output roots (some of which may be the very input objects) until it is closed.
  *
  * <p>Known limit: a batch in which an int and a float met was already DOUBLE before unification, so if a
  * later batch forces the column to VARCHAR, that batch's ints read as {@code 1.0}, not {@code 1}.

@@ -1,10 +1,6 @@
 package dev.millpond.sinks;
 
-import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.VectorUnloader;
-import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 import java.util.List;
@@ -55,40 +51,5 @@ public record FlushBatch(Schema schema, List<VectorSchemaRoot> batches, long row
     /** This flush as a replay: no offsets, and the rejects-table rows it lands again. */
     public FlushBatch replaying(List<StoredReject> rows) {
         return new FlushBatch(schema, batches, this.rows, List.of(), rejects, rows);
-    }
-
-    /**
-     * A reader over the batches that shares their buffers instead of copying them, so the DuckDB sink can scan them
-     * through the Arrow C stream interface. Each call returns a fresh reader; closing it leaves the batches intact.
-     */
-    public ArrowReader reader(BufferAllocator allocator) {
-        return new ArrowReader(allocator) {
-            private int next;
-
-            @Override
-            public boolean loadNextBatch() {
-                if (next >= batches.size()) {
-                    return false;
-                }
-                try (ArrowRecordBatch recordBatch = new VectorUnloader(batches.get(next++)).getRecordBatch()) {
-                    loadRecordBatch(recordBatch);
-                }
-                return true;
-            }
-
-            @Override
-            public long bytesRead() {
-                return 0;
-            }
-
-            @Override
-            protected void closeReadSource() {
-            }
-
-            @Override
-            protected Schema readSchema() {
-                return schema;
-            }
-        };
     }
 }

@@ -15,15 +15,12 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
-import org.apache.arrow.c.ArrowArrayStream;
-import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.FixedSizeBinaryVector;
 import org.apache.arrow.vector.TimeStampMicroTZVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -271,54 +268,6 @@ class BatchUnifierTest {
             assertThat(types(u.batches().get(0))).containsEntry("ts", new ArrowType.Timestamp(TimeUnit.MICROSECOND, "UTC"));
             assertThat(allValues(u, "ts")).containsExactly(null, 5L);
         }
-    }
-
-    // ------------------------------------------------------------------------------- readers
-
-    @Test
-    void readerYieldsEveryBatchAndOwnsThem() throws Exception {
-        UnifiedBatches u = unifier.unify(List.of(
-                root("{\"a\":1,\"s\":\"x\"}"), root("{\"a\":2.5}", "{\"s\":\"y\"}"), root("{\"a\":3}")));
-        List<Object> a = new ArrayList<>();
-        List<Object> s = new ArrayList<>();
-        try (ArrowReader reader = u.toReader(allocator)) {
-            assertThat(u.batches()).isEmpty();
-            u.close(); // no-op now: the reader owns the batches
-            while (reader.loadNextBatch()) {
-                VectorSchemaRoot r = reader.getVectorSchemaRoot();
-                assertThat(r.getSchema()).isEqualTo(reader.getVectorSchemaRoot().getSchema());
-                a.addAll(values(r, "a"));
-                s.addAll(values(r, "s"));
-            }
-        }
-        assertThat(a).containsExactly(1.0, 2.5, null, 3.0);
-        assertThat(s).containsExactly("x", null, "y", null);
-    }
-
-    @Test
-    void closingAReaderEarlyReleasesUnreadBatches() throws Exception {
-        UnifiedBatches u = unifier.unify(List.of(root("{\"a\":1}"), root("{\"a\":\"x\"}"), root("{\"a\":true}")));
-        try (ArrowReader reader = u.toReader(allocator)) {
-            assertThat(reader.loadNextBatch()).isTrue();
-        }
-    }
-
-    @Test
-    void exportsThroughTheCDataInterface() throws Exception {
-        UnifiedBatches u = unifier.unify(List.of(root("{\"a\":1,\"s\":\"é\"}"), root("{\"a\":\"t\"}", "{\"s\":null}")));
-        List<Object> a = new ArrayList<>();
-        List<Object> s = new ArrayList<>();
-        try (ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
-            Data.exportArrayStream(allocator, u.toReader(allocator), stream);
-            try (ArrowReader imported = Data.importArrayStream(allocator, stream)) {
-                while (imported.loadNextBatch()) {
-                    a.addAll(values(imported.getVectorSchemaRoot(), "a"));
-                    s.addAll(values(imported.getVectorSchemaRoot(), "s"));
-                }
-            }
-        }
-        assertThat(a).containsExactly("1", "t", null);
-        assertThat(s).containsExactly("é", null, null);
     }
 
     // ------------------------------------------------------------------------------- property

@@ -569,7 +569,7 @@ public final class DuckLakeSink implements Sink {
                 String name = STREAM_PREFIX + (++streamSequence);
                 ArrowArrayStream arrow = ArrowArrayStream.allocateNew(allocator);
                 streams.add(arrow);
-                Data.exportArrayStream(allocator, batch.reader(allocator), arrow);
+                Data.exportArrayStream(allocator, new FlushBatchReader(batch, allocator), arrow);
                 duck.registerArrowStream(name, arrow);
                 names.add(name);
             }
