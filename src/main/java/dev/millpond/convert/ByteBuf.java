@@ -85,8 +85,4 @@ final class ByteBuf {
     }
 
     private static final byte[] LONG_MIN = Long.toString(Long.MIN_VALUE).getBytes(StandardCharsets.US_ASCII);
-
-    String toUtf8String(int off, int len) {
-        return new String(data, off, len, StandardCharsets.UTF_8);
-    }
 }

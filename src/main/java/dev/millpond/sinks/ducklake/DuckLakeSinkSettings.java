@@ -2,7 +2,6 @@ package dev.millpond.sinks.ducklake;
 
 import dev.millpond.config.LandingLimits;
 import dev.millpond.ducklake.CatalogLocation;
-import dev.millpond.ducklake.DuckLakeSql;
 import dev.millpond.ducklake.LakeAttachment;
 import dev.millpond.ducklake.S3Setting;
 
@@ -76,9 +75,5 @@ public record DuckLakeSinkSettings(
     public LakeAttachment attachment() {
         return new LakeAttachment(connection, catalog, dataPath, s3Settings, maxRetryCount, memoryLimit,
                 extensionDirectory, automaticMigration);
-    }
-
-    public String qualifiedTable() {
-        return "lake." + DuckLakeSql.ident(schema) + "." + DuckLakeSql.ident(table);
     }
 }
