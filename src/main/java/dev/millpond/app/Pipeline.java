@@ -2,6 +2,8 @@ package dev.millpond.app;
 
 import dev.millpond.config.FilterValues;
 import dev.millpond.config.MillpondConfig;
+import dev.millpond.config.TestHooks;
+import dev.millpond.config.WriterProcessConfig;
 import dev.millpond.convert.BatchUnifier;
 import dev.millpond.convert.JsonToArrow;
 import dev.millpond.kafka.KafkaClientGauges;
@@ -41,6 +43,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Map;
 import java.util.Properties;
 import java.util.function.BooleanSupplier;
@@ -63,10 +66,11 @@ public final class Pipeline implements AutoCloseable {
 
     private Pipeline(MillpondConfig config, MillpondMetrics metrics, PumpHealth health, SinkFactory sinkFactory,
                      UnaryOperator<Sink> sinkDecorator, Sleeper sleeper,
-                     Optional<Supplier<FilterValues>> includeSet, BooleanSupplier stopRequested) throws Exception {
+                     Optional<Supplier<FilterValues>> includeSet, BooleanSupplier stopRequested,
+                     OptionalLong memoryLimit, TestHooks hooks) throws Exception {
         try {
-            dev.millpond.config.TestHooks.warnings(config, System.getProperties()).forEach(LOG::warn);
-            MemoryBudget budget = MemoryBudget.plan(ContainerMemory.detect(System.getenv()),
+            hooks.warnings(config).forEach(LOG::warn);
+            MemoryBudget budget = MemoryBudget.plan(ContainerMemory.detect(memoryLimit),
                     Runtime.getRuntime().maxMemory(), config.flushSizeBytes(),
                     Runtime.getRuntime().availableProcessors(), config.overlapWrites(),
                     config.variantCompanions());
@@ -93,8 +97,7 @@ public final class Pipeline implements AutoCloseable {
             keep(new KafkaClientGauges(consumer::metrics, admin, consumerProperties.getProperty("security.protocol"),
                     metrics).start(config.statsIntervalMs()));
             // Read before the next step re-commits anything, which would erase the recorded plan.
-            boolean plansFlushes = sinkFactory.plansFlushes()
-                    && dev.millpond.config.TestHooks.flushPlans(System.getProperties());
+            boolean plansFlushes = sinkFactory.plansFlushes() && hooks.flushPlans();
             RecordedPlan recordedPlan = plansFlushes ? RecordedPlan.read(consumer, admin, assignment)
                     : RecordedPlan.none();
             IsolationLevel isolation = config.kafka().readCommitted() ? IsolationLevel.READ_COMMITTED
@@ -113,11 +116,11 @@ public final class Pipeline implements AutoCloseable {
             LOG.infof("Assigned partitions %s of %s (%d partitions, ordinal %d of %d), group.id=%s",
                     assignment.partitions(), config.topic(), assignment.partitionCount(), config.ordinal(),
                     config.replicaCount(), config.groupId());
-            LagMonitor lag = new LagMonitor(admin, assignment, metrics, isolation, lagRefreshInterval());
+            LagMonitor lag = new LagMonitor(admin, assignment, metrics, isolation, hooks.lagRefresh().orElse(LagMonitor.DEFAULT_INTERVAL));
             PartitionRefresh partitions = new PartitionRefresh(admin, assignment, config.replicaCount(),
                     config.ordinal(), config.partitionRefreshInterval(), lag, metrics, jumps);
-            health.writeDeadline(sinkFactory.writeRetry().longestWrite(dev.millpond.config.TestHooks
-                    .writeAllowance(System.getProperties()).orElse(WriteRetry.LADDER_ALLOWANCE)));
+            health.writeDeadline(sinkFactory.writeRetry().longestWrite(hooks.writeAllowance()
+                    .orElse(WriteRetry.LADDER_ALLOWANCE)));
             metrics.writeInFlight(health::secondsWriteInFlight);
             BufferAllocator pumpMemory = keep(allocator.newChildAllocator("pump", 0, Long.MAX_VALUE));
             pump = new Pump(new PumpSettings(config.topic(), config.flushSizeBytes(), config.flushIntervalMs(),
@@ -145,27 +148,30 @@ public final class Pipeline implements AutoCloseable {
         }
     }
 
-    /** A minute; -Dmillpond.test.lag-refresh-ms shortens it for tests that watch the lag settle. */
-    private static Duration lagRefreshInterval() {
-        return Duration.ofMillis(Long.getLong("millpond.test.lag-refresh-ms", LagMonitor.DEFAULT_INTERVAL.toMillis()));
+    /**
+     * Connects everything; the caller runs {@link #pump()} and closes the pipeline afterwards.
+     *
+     * @param process       the process's settings: where the DuckDB extensions are, the memory limit, the test hooks
+     * @param includeSet    the keep filter's allowlist when a dynamic source publishes it; empty means the static
+     *                      {@code MILLPOND_FILTER_VALUES}
+     * @param stopRequested ends the wait for a sink that is unreachable at startup ({@link SinkOpening})
+     */
+    public static Pipeline open(MillpondConfig config, WriterProcessConfig process, MillpondMetrics metrics,
+                                PumpHealth health, Optional<Supplier<FilterValues>> includeSet,
+                                BooleanSupplier stopRequested) throws Exception {
+        return new Pipeline(config, metrics, health,
+                SinkFactory.forDestination(config, process.duckDbExtensionDirectory().toString()),
+                UnaryOperator.identity(), Sleeper.REAL, includeSet, stopRequested, process.memoryLimit(),
+                process.testHooks());
     }
 
-    /** Connects everything; the caller runs {@link #pump()} and closes the pipeline afterwards. */
-    /**
-     * @param includeSet the keep filter's allowlist when a dynamic source publishes it; empty means the static
-     *                   {@code MILLPOND_FILTER_VALUES}
-     */
+    // The openings for tests below run with the container's own limit and the JVM's test hooks, read when they open.
+
     public static Pipeline open(MillpondConfig config, MillpondMetrics metrics, PumpHealth health,
                                 String extensionDirectory, Optional<Supplier<FilterValues>> includeSet) throws Exception {
-        return open(config, metrics, health, extensionDirectory, includeSet, () -> false);
-    }
-
-    /** @param stopRequested ends the wait for a sink that is unreachable at startup ({@link SinkOpening}) */
-    public static Pipeline open(MillpondConfig config, MillpondMetrics metrics, PumpHealth health,
-                                String extensionDirectory, Optional<Supplier<FilterValues>> includeSet,
-                                BooleanSupplier stopRequested) throws Exception {
         return new Pipeline(config, metrics, health, SinkFactory.forDestination(config, extensionDirectory),
-                UnaryOperator.identity(), Sleeper.REAL, includeSet, stopRequested);
+                UnaryOperator.identity(), Sleeper.REAL, includeSet, () -> false, OptionalLong.empty(),
+                TestHooks.fromSystemProperties());
     }
 
     /** For tests that inject faults at the sink edge, skip real backoff sleeps or drive the keep filter. */
@@ -173,7 +179,7 @@ public final class Pipeline implements AutoCloseable {
                                 String extensionDirectory, UnaryOperator<Sink> sinkDecorator, Sleeper sleeper,
                                 Optional<Supplier<FilterValues>> includeSet) throws Exception {
         return new Pipeline(config, metrics, health, SinkFactory.forDestination(config, extensionDirectory), sinkDecorator,
-                sleeper, includeSet, () -> false);
+                sleeper, includeSet, () -> false, OptionalLong.empty(), TestHooks.fromSystemProperties());
     }
 
     /** For tests that inject faults at the sink edge or skip real backoff sleeps. */
@@ -181,14 +187,15 @@ public final class Pipeline implements AutoCloseable {
                                 String extensionDirectory, UnaryOperator<Sink> sinkDecorator,
                                 Sleeper sleeper) throws Exception {
         return new Pipeline(config, metrics, health, SinkFactory.forDestination(config, extensionDirectory), sinkDecorator,
-                sleeper, Optional.empty(), () -> false);
+                sleeper, Optional.empty(), () -> false, OptionalLong.empty(), TestHooks.fromSystemProperties());
     }
 
     /** For tests of the loop with a sink of their own in place of the destination's. */
     public static Pipeline open(MillpondConfig config, MillpondMetrics metrics, PumpHealth health,
                                 SinkFactory.Opener sink, Sleeper sleeper) throws Exception {
         return new Pipeline(config, metrics, health, SinkFactory.forDestination(config, "").openingWith(sink),
-                UnaryOperator.identity(), sleeper, Optional.empty(), () -> false);
+                UnaryOperator.identity(), sleeper, Optional.empty(), () -> false, OptionalLong.empty(),
+                TestHooks.fromSystemProperties());
     }
 
     public Pump pump() {

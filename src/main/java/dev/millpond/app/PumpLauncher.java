@@ -5,11 +5,10 @@ import dev.millpond.config.ConfigLoader;
 import dev.millpond.config.MillpondConfig;
 import dev.millpond.config.ProcessEnvironment;
 import dev.millpond.ducklake.IncompatibleCatalogException;
-import dev.millpond.ducklake.LakeAttachment;
+import dev.millpond.config.WriterProcessConfig;
 import dev.millpond.includevalues.IncludeValuesSource;
 import dev.millpond.includevalues.IncludeValuesStartupException;
 import dev.millpond.kafka.TopicRecreatedException;
-import dev.millpond.memory.ContainerMemory;
 import dev.millpond.observability.LogExport;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.OtlpLogExport;
@@ -24,7 +23,6 @@ import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import java.time.Duration;
@@ -42,13 +40,6 @@ import java.time.Duration;
 public class PumpLauncher {
 
     private static final Logger LOG = Logger.getLogger(PumpLauncher.class);
-    /**
-     * How long a stop waits for the pump to flush and commit: inside the StatefulSet's 180 s grace period, with room
-     * for the rest of the shutdown (the log export gets up to 10 s more), so Kubernetes never has to SIGKILL the pod. MILLPOND_STOP_DEADLINE_S overrides it
-     * for a shorter grace period (and for the test of this path).
-     */
-    @ConfigProperty(name = "millpond.stop-deadline-s", defaultValue = "90")
-    int stopDeadlineSeconds;
 
     @Inject
     MeterRegistry registry;
@@ -56,13 +47,8 @@ public class PumpLauncher {
     @Inject
     PumpHealth health;
 
-    @ConfigProperty(name = "millpond.duckdb.extension-dir", defaultValue = LakeAttachment.DEFAULT_EXTENSION_DIR)
-    String extensionDirectory;
-
-    /** Off only in {@code @QuarkusTest}s of the HTTP surface, which run without a broker or a lake. */
-    @ConfigProperty(name = "millpond.pump.autostart", defaultValue = "true")
-    boolean autostart;
-
+    /** Read first, whether or not the pump starts; null until then, and when it failed (the process is exiting). */
+    private volatile WriterProcessConfig process;
     private volatile Pump pump;
     private volatile IncludeValuesSource includeValues;
     private volatile boolean stopping;
@@ -78,30 +64,32 @@ public class PumpLauncher {
             Quarkus.asyncExit(1);
             return;
         }
-        if (!autostart) {
-            LOG.info("millpond.pump.autostart=false: the pump is not started");
-            return;
-        }
+        WriterProcessConfig settings;
         MillpondConfig config;
         try {
+            settings = WriterProcessConfig.fromProcess();
+            if (!settings.pumpAutostart()) {
+                LOG.info("MILLPOND_PUMP_AUTOSTART=false: the pump is not started");
+                return;
+            }
             config = ConfigLoader.fromSystemEnvironment();
-            ContainerMemory.detect(System.getenv()); // MILLPOND_MEMORY_LIMIT fails here, in one line, if malformed
         } catch (ConfigException e) {
             // FATAL so that it shows at every LOG_LEVEL, as the original's uncaught exception does.
             LOG.fatal(e.getMessage());
             Quarkus.asyncExit(1);
             return;
         }
+        process = settings;
         TerminationSignals.install();
-        thread = new Thread(() -> runPump(config), "millpond-pump");
+        thread = new Thread(() -> runPump(config, settings), "millpond-pump");
         thread.start();
     }
 
-    private void runPump(MillpondConfig config) {
+    private void runPump(MillpondConfig config, WriterProcessConfig settings) {
         MillpondMetrics metrics = new MillpondMetrics(registry, config.pipelineLabel(), config.brokerSource());
         try (IncludeValuesSource source = IncludeValuesSource.create(config.includeValues(), metrics);
-             Pipeline pipeline = Pipeline.open(config, metrics, health, extensionDirectory,
-                     source.effectiveSet(), () -> stopping)) {
+             Pipeline pipeline = Pipeline.open(config, settings, metrics, health, source.effectiveSet(),
+                     () -> stopping)) {
             // Startup step 10, after the sink and Kafka; authoritative mode blocks here until the first poll.
             includeValues = source;
             if (!stopping) {
@@ -141,8 +129,12 @@ public class PumpLauncher {
         }
         Thread t = thread;
         if (t != null && t != Thread.currentThread()) {
+            // How long a stop waits for the pump to flush and commit (MILLPOND_STOP_DEADLINE_S): inside the
+            // StatefulSet's 180 s grace period, with room for the rest of the shutdown (the log export gets up to
+            // 10 s more), so Kubernetes never has to SIGKILL the pod.
+            Duration deadline = process.stopDeadline();
             try {
-                t.join(Duration.ofSeconds(Math.max(1, stopDeadlineSeconds)).toMillis());
+                t.join(deadline.toMillis());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -150,7 +142,7 @@ public class PumpLauncher {
                 // A step that ignores the stop request (a write hanging on an unresponsive dependency): what landed
                 // is committed, what is in flight is not and will be consumed again on restart.
                 LOG.errorf("The pump did not stop within %ds; exiting without finishing its current step%s",
-                        Math.max(1, stopDeadlineSeconds), stuckStacks(t));
+                        deadline.toSeconds(), stuckStacks(t));
                 closeLogExport();
                 Runtime.getRuntime().halt(0); // a stop request ends in exit 0, as a failed shutdown flush does
             }

@@ -1,5 +1,6 @@
 package dev.millpond.config;
 
+import java.nio.file.Path;
 import java.util.Map;
 
 /**
@@ -11,8 +12,9 @@ import java.util.Map;
  *                      MILLPOND_DUCKLAKE_AUTOMATIC_MIGRATION, with the writer's rules for each
  * @param maxRetryCount COMPACTION_MAX_RETRY_COUNT, default 200: a long merge commit loses the snapshot-id race to
  *                      busy writers more often than a flush does
+ * @param extensionDirectory MILLPOND_DUCKDB_EXTENSION_DIR, read as the writer reads it
  */
-public record LakeAccessConfig(LakeAccess lake, int maxRetryCount) {
+public record LakeAccessConfig(LakeAccess lake, int maxRetryCount, Path extensionDirectory) {
 
     public static LakeAccessConfig fromEnvironment(Map<String, String> vars) {
         Env env = new Env(vars);
@@ -22,6 +24,6 @@ public record LakeAccessConfig(LakeAccess lake, int maxRetryCount) {
             throw new ConfigException("COMPACTION_MAX_RETRY_COUNT must be a positive integer, got " + maxRetryCount);
         }
         env.requireMaskableSecrets();
-        return new LakeAccessConfig(lake, maxRetryCount);
+        return new LakeAccessConfig(lake, maxRetryCount, DuckDbExtensionDirectory.parse(env));
     }
 }

@@ -6,7 +6,6 @@ import dev.millpond.ducklake.CatalogLocation;
 import dev.millpond.ducklake.LakeAttachment;
 import dev.millpond.ducklake.S3Setting;
 
-import java.nio.file.Path;
 import java.util.Map;
 
 /**
@@ -20,9 +19,8 @@ public record MaintenanceSettings(LakeAttachment attachment, CatalogLocation.Pos
         LakeAccessConfig c = LakeAccessConfig.fromEnvironment(env);
         LakeAccess lake = c.lake();
         CatalogLocation.Postgres catalog = CatalogLocation.Postgres.of(lake.catalog());
-        String extensions = env.getOrDefault("MILLPOND_DUCKDB_EXTENSION_DIR", LakeAttachment.DEFAULT_EXTENSION_DIR);
         LakeAttachment attachment = new LakeAttachment(lake.connection(), catalog, lake.dataPath(),
-                S3Setting.from(lake.s3()), c.maxRetryCount(), lake.memoryLimit(), Path.of(extensions),
+                S3Setting.from(lake.s3()), c.maxRetryCount(), lake.memoryLimit(), c.extensionDirectory(),
                 lake.automaticMigration());
         return new MaintenanceSettings(attachment, catalog, lake.dataPath());
     }

@@ -1,14 +1,13 @@
 package dev.millpond.maintenance;
 
 import dev.millpond.config.ProcessEnvironment;
-import dev.millpond.ducklake.LakeAttachment;
+import dev.millpond.config.ScheduledMaintenanceConfig;
+import dev.millpond.config.WriterProcessConfig;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.scheduler.Scheduled.ConcurrentExecution;
 import jakarta.enterprise.context.ApplicationScoped;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -28,26 +27,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public class ScheduledMaintenance {
 
     private static final Logger LOG = Logger.getLogger(ScheduledMaintenance.class);
-
-    @ConfigProperty(name = "millpond.duckdb.extension-dir", defaultValue = LakeAttachment.DEFAULT_EXTENSION_DIR)
-    String extensionDirectory;
-
-    /** Snapshot age for the maintain job (expire, then clean up files queued that long ago). */
-    @ConfigProperty(name = "millpond.maintenance.days", defaultValue = "7")
-    int days;
-
-    /**
-     * DuckDB limits for a compaction or an inlined-data flush inside the writer pod: it shares the pod's memory limit
-     * with the pump, so the defaults are far below the CronJob's 2 threads / 4GB.
-     */
-    @ConfigProperty(name = "millpond.maintenance.memory-limit", defaultValue = "512MB")
-    String memoryLimit;
-
-    @ConfigProperty(name = "millpond.maintenance.threads", defaultValue = "1")
-    int threads;
-
-    @ConfigProperty(name = "millpond.maintenance.max-compacted-files", defaultValue = "80")
-    int maxCompactedFiles;
 
     /** A job's interval and cron triggers must not overlap each other either. */
     private final Map<String, AtomicBoolean> running = new ConcurrentHashMap<>();
@@ -82,7 +61,7 @@ public class ScheduledMaintenance {
             concurrentExecution = ConcurrentExecution.SKIP)
     void maintain() {
         run("maintain", m -> {
-            m.maintain(days, false);
+            m.maintain(limits().days(), false);
             return null;
         });
     }
@@ -97,7 +76,7 @@ public class ScheduledMaintenance {
             concurrentExecution = ConcurrentExecution.SKIP)
     void flushInlined() {
         run("flush-inlined", m -> {
-            m.limitDuckDb(threads, memoryLimit);
+            m.limitDuckDb(limits().threads(), limits().memoryLimit());
             InlinedData.Result result = m.flushInlined(Optional.empty(), false);
             if (!result.failed().isEmpty()) {
                 throw new java.sql.SQLException("the flush of " + String.join(", ", result.failed()) + " failed");
@@ -107,8 +86,14 @@ public class ScheduledMaintenance {
     }
 
     private void compact(CompactionTier tier) {
+        ScheduledMaintenanceConfig limits = limits();
         run("compact --tier " + tier.number(), m -> m.compact(new CompactionOptions(tier, Optional.empty(), false,
-                threads, memoryLimit, maxCompactedFiles, OptionalInt.empty())));
+                limits.threads(), limits.memoryLimit(), limits.maxCompactedFiles(), OptionalInt.empty())));
+    }
+
+    /** Validated at startup, before any job can run: a bad value ends the process there. */
+    private static ScheduledMaintenanceConfig limits() {
+        return WriterProcessConfig.fromProcess().maintenance();
     }
 
     private interface Job {
@@ -122,8 +107,7 @@ public class ScheduledMaintenance {
             LOG.infof("Scheduled %s: the previous run is still going; skipped", name);
             return;
         }
-        Map<String, String> env = new HashMap<>(ProcessEnvironment.variables());
-        env.put("MILLPOND_DUCKDB_EXTENSION_DIR", extensionDirectory);
+        Map<String, String> env = ProcessEnvironment.variables();
         PushgatewayTiming timing = PushgatewayTiming.start(name, env);
         try (LakeSession session = LakeSession.open(MaintenanceSettings.fromEnvironment(env), "scheduled " + name)) {
             Object result = job.run(new LakeMaintenance(session));

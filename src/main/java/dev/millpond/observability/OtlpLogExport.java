@@ -1,12 +1,12 @@
 package dev.millpond.observability;
 
+import dev.millpond.config.ApplicationVersion;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.common.AttributesBuilder;
 import io.opentelemetry.exporter.otlp.http.logs.OtlpHttpLogRecordExporter;
 import io.opentelemetry.sdk.logs.SdkLoggerProvider;
 import io.opentelemetry.sdk.logs.export.BatchLogRecordProcessor;
 import io.opentelemetry.sdk.resources.Resource;
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.jboss.logging.Logger;
 
 import java.util.Map;
@@ -42,7 +42,7 @@ public final class OtlpLogExport implements LogExport {
      * Close the result at shutdown to flush the last batch.
      */
     public static LogExport installIfConfigured(Map<String, String> env) {
-        Optional<OtlpLogSettings> settings = OtlpLogSettings.fromEnvironment(env, OtlpLogExport::packageVersion);
+        Optional<OtlpLogSettings> settings = OtlpLogSettings.fromEnvironment(env, ApplicationVersion::get);
         if (settings.isEmpty()) {
             return () -> {
             };
@@ -91,24 +91,6 @@ public final class OtlpLogExport implements LogExport {
         settings.dataPath().ifPresent(v -> attributes.put("millpond.ducklake.data_path", v));
         settings.serviceInstanceId().ifPresent(id -> attributes.put("service.instance.id", id));
         return attributes.build();
-    }
-
-    /**
-     * Quarkus records the Maven project version as {@code quarkus.application.version}; the jar manifest is the
-     * fallback outside Quarkus (unit tests, tools).
-     */
-    static String packageVersion() {
-        try {
-            Optional<String> version = ConfigProvider.getConfig()
-                    .getOptionalValue("quarkus.application.version", String.class);
-            if (version.isPresent()) {
-                return version.get();
-            }
-        } catch (RuntimeException e) {
-            // No config available: fall through to the manifest.
-        }
-        String manifest = OtlpLogExport.class.getPackage().getImplementationVersion();
-        return manifest != null ? manifest : "unknown";
     }
 
     /** Detaches first so nothing new is emitted, then flushes the batch and stops the exporter. */

@@ -4,7 +4,6 @@ import dev.millpond.maintenance.MaintenanceSettings;
 import dev.millpond.maintenance.PushgatewayTiming;
 import dev.millpond.maintenance.cli.MaintenanceCli;
 import dev.millpond.maintenance.metrics.CatalogMetricsCli;
-import dev.millpond.memory.ContainerMemory;
 import dev.millpond.observability.OtlpLogSettings;
 import dev.millpond.testsupport.TestEnv;
 import io.quarkus.scheduler.Scheduled;
@@ -29,6 +28,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -150,6 +150,13 @@ class ConfigurationReferenceTest {
                 "OTEL_RESOURCE_ATTRIBUTES", "deployment.environment=test",
                 "COMPACTION_MAX_RETRY_COUNT", "50",
                 "MILLPOND_DUCKDB_EXTENSION_DIR", "/extensions",
+                "MILLPOND_MEMORY_LIMIT", "1Gi",
+                "MILLPOND_STOP_DEADLINE_S", "30",
+                "MILLPOND_PUMP_AUTOSTART", "false",
+                "MILLPOND_MAINTENANCE_DAYS", "3",
+                "MILLPOND_MAINTENANCE_MEMORY_LIMIT", "256MB",
+                "MILLPOND_MAINTENANCE_THREADS", "2",
+                "MILLPOND_MAINTENANCE_MAX_COMPACTED_FILES", "40",
                 "DUCKLAKE_TENANT", "events");
     }
 
@@ -190,7 +197,8 @@ class ConfigurationReferenceTest {
                 // Which <NAME>_FILE variables are looked for (none is set here, so no file is read).
                 new Reader("SecretFiles (DuckLake)", duck, SecretFiles::resolve, false),
                 new Reader("SecretFiles (hoglake)", hog, SecretFiles::resolve, false),
-                new Reader("ContainerMemory", duck, ContainerMemory::detect, false),
+                new Reader("MemoryLimit", duck, MemoryLimit::fromEnvironment, true),
+                new Reader("WriterProcessConfig", duck, env -> WriterProcessConfig.load(env, new Properties()), true),
                 new Reader("PushgatewayTiming", duck, env -> PushgatewayTiming.start("reference", env), false),
                 // Both tools end with exit code 1 at the lake's settings here (none are set), after reading their own.
                 new Reader("ducklake-maintenance compact", noLake,

@@ -1,6 +1,7 @@
 package dev.millpond.memory;
 
 import dev.millpond.config.ConfigException;
+import dev.millpond.config.MemoryLimit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -10,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -159,37 +161,37 @@ class MemoryBudgetTest {
 
     @Test
     void quantitiesParseAsKubernetesWritesThem() {
-        assertEquals(1L << 30, ContainerMemory.parse("1Gi"));
-        assertEquals(768 * MIB, ContainerMemory.parse("768Mi"));
-        assertEquals(768 * MIB, ContainerMemory.parse("768MiB"));
-        assertEquals(1_000_000_000L, ContainerMemory.parse("1G"));
-        assertEquals(1_000_000_000L, ContainerMemory.parse("1GB"));
-        assertEquals(1073741824L, ContainerMemory.parse(" 1073741824 "));
+        assertEquals(1L << 30, MemoryLimit.bytes("1Gi"));
+        assertEquals(768 * MIB, MemoryLimit.bytes("768Mi"));
+        assertEquals(768 * MIB, MemoryLimit.bytes("768MiB"));
+        assertEquals(1_000_000_000L, MemoryLimit.bytes("1G"));
+        assertEquals(1_000_000_000L, MemoryLimit.bytes("1GB"));
+        assertEquals(1073741824L, MemoryLimit.bytes(" 1073741824 "));
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"lots", "-1Gi", "0", "1.5Gi", "1Xi", "99999999999999Ti"})
     void aBadLimitFailsNamingTheVariable(String value) {
         ConfigException e = assertThrows(ConfigException.class,
-                () -> ContainerMemory.detect(Map.of(ContainerMemory.VARIABLE, value)));
+                () -> MemoryLimit.fromEnvironment(Map.of(ContainerMemory.VARIABLE, value)));
         assertTrue(e.getMessage().startsWith("MILLPOND_MEMORY_LIMIT "), e.getMessage());
     }
 
     @Test
     void theCgroupLimitIsReadWhenNoVariableIsSet(@TempDir Path cgroup) throws Exception {
-        assertEquals(Optional.empty(), ContainerMemory.detect(Map.of(), cgroup));
+        assertEquals(Optional.empty(), ContainerMemory.detect(OptionalLong.empty(), cgroup));
         Files.writeString(cgroup.resolve("memory.max"), "max\n");
-        assertEquals(Optional.empty(), ContainerMemory.detect(Map.of(), cgroup), "v2 without a limit");
+        assertEquals(Optional.empty(), ContainerMemory.detect(OptionalLong.empty(), cgroup), "v2 without a limit");
         Files.writeString(cgroup.resolve("memory.max"), "1073741824\n");
-        assertEquals(Optional.of(new ContainerMemory(1L << 30, "cgroup")), ContainerMemory.detect(Map.of(), cgroup));
+        assertEquals(Optional.of(new ContainerMemory(1L << 30, "cgroup")), ContainerMemory.detect(OptionalLong.empty(), cgroup));
         assertEquals(Optional.of(new ContainerMemory(512 * MIB, ContainerMemory.VARIABLE)),
-                ContainerMemory.detect(Map.of(ContainerMemory.VARIABLE, "512Mi"), cgroup), "the variable wins");
+                ContainerMemory.detect(MemoryLimit.fromEnvironment(Map.of(ContainerMemory.VARIABLE, "512Mi")), cgroup), "the variable wins");
         Files.delete(cgroup.resolve("memory.max"));
         Files.createDirectories(cgroup.resolve("memory"));
         Files.writeString(cgroup.resolve("memory").resolve("memory.limit_in_bytes"), "9223372036854771712\n");
-        assertEquals(Optional.empty(), ContainerMemory.detect(Map.of(), cgroup), "v1 without a limit");
+        assertEquals(Optional.empty(), ContainerMemory.detect(OptionalLong.empty(), cgroup), "v1 without a limit");
         Files.writeString(cgroup.resolve("memory").resolve("memory.limit_in_bytes"), "2147483648\n");
-        assertEquals(Optional.of(new ContainerMemory(2L << 30, "cgroup")), ContainerMemory.detect(Map.of(), cgroup));
+        assertEquals(Optional.of(new ContainerMemory(2L << 30, "cgroup")), ContainerMemory.detect(OptionalLong.empty(), cgroup));
     }
 
     /** Rejects are held whole on the heap: a slice of it beside Kafka's, so several multi-megabyte ones flush early. */
