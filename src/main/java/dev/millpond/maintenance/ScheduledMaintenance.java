@@ -1,11 +1,16 @@
 package dev.millpond.maintenance;
 
+import dev.millpond.config.ConfigException;
+import dev.millpond.config.MaintenanceJob;
 import dev.millpond.config.ProcessEnvironment;
 import dev.millpond.config.ScheduledMaintenanceConfig;
 import dev.millpond.config.WriterProcessConfig;
-import io.quarkus.scheduler.Scheduled;
+import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled.ConcurrentExecution;
+import io.quarkus.scheduler.Scheduler;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
 import java.util.Map;
@@ -15,10 +20,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The maintenance jobs as scheduled beans inside the writer, each off unless its schedule is configured: an interval
+ * The maintenance jobs scheduled inside the writer, each off unless its schedule is configured: an interval
  * ({@code MILLPOND_MAINTENANCE_<JOB>_EVERY}, e.g. {@code 15m}) or a Quartz cron expression
  * ({@code MILLPOND_MAINTENANCE_<JOB>_CRON}), jobs {@code COMPACT_TIER1}, {@code COMPACT_TIER2}, {@code COMPACT_TIER3},
- * {@code MAINTAIN}, {@code FLUSH_INLINED}. They run on the scheduler's worker threads, never on the pump thread, each
+ * {@code MAINTAIN}, {@code FLUSH_INLINED} ({@link MaintenanceJob}, read with the process's settings). They are
+ * scheduled through Quarkus's scheduler API rather than {@code @Scheduled} expressions, so the schedules are read and
+ * validated where every other variable is. They run on the scheduler's worker threads, never on the pump thread, each
  * with its own DuckDB connection and catalog session, so a job never blocks a flush (they meet only as two DuckLake
  * commits, which DuckLake's commit retry serialises). Every pod of a StatefulSet schedules the same jobs; the
  * maintenance advisory lock lets one of them run each time and the others skip.
@@ -31,52 +38,51 @@ public class ScheduledMaintenance {
     /** A job's interval and cron triggers must not overlap each other either. */
     private final Map<String, AtomicBoolean> running = new ConcurrentHashMap<>();
 
-    @Scheduled(identity = "maintenance-compact-tier1-every", every = "${millpond.maintenance.compact-tier1.every:off}",
-            concurrentExecution = ConcurrentExecution.SKIP)
-    @Scheduled(identity = "maintenance-compact-tier1-cron", cron = "${millpond.maintenance.compact-tier1.cron:off}",
-            concurrentExecution = ConcurrentExecution.SKIP)
-    void compactTier1() {
-        compact(CompactionTier.ONE);
-    }
+    @Inject
+    Scheduler scheduler;
 
-    @Scheduled(identity = "maintenance-compact-tier2-every", every = "${millpond.maintenance.compact-tier2.every:off}",
-            concurrentExecution = ConcurrentExecution.SKIP)
-    @Scheduled(identity = "maintenance-compact-tier2-cron", cron = "${millpond.maintenance.compact-tier2.cron:off}",
-            concurrentExecution = ConcurrentExecution.SKIP)
-    void compactTier2() {
-        compact(CompactionTier.TWO);
-    }
-
-    @Scheduled(identity = "maintenance-compact-tier3-every", every = "${millpond.maintenance.compact-tier3.every:off}",
-            concurrentExecution = ConcurrentExecution.SKIP)
-    @Scheduled(identity = "maintenance-compact-tier3-cron", cron = "${millpond.maintenance.compact-tier3.cron:off}",
-            concurrentExecution = ConcurrentExecution.SKIP)
-    void compactTier3() {
-        compact(CompactionTier.THREE);
-    }
-
-    @Scheduled(identity = "maintenance-maintain-every", every = "${millpond.maintenance.maintain.every:off}",
-            concurrentExecution = ConcurrentExecution.SKIP)
-    @Scheduled(identity = "maintenance-maintain-cron", cron = "${millpond.maintenance.maintain.cron:off}",
-            concurrentExecution = ConcurrentExecution.SKIP)
-    void maintain() {
-        run("maintain", m -> {
-            m.maintain(limits().days(), false);
-            return null;
+    /**
+     * Schedules each job whose interval or cron expression is set; both set means two triggers. The schedules were
+     * validated with the rest of the process's settings: when those are wrong, PumpLauncher says so in one line and
+     * the process ends, so nothing is scheduled here.
+     */
+    void onStart(@Observes StartupEvent event) {
+        ScheduledMaintenanceConfig config;
+        try {
+            config = WriterProcessConfig.fromProcess().maintenance();
+        } catch (ConfigException e) {
+            return;
+        }
+        config.schedules().forEach((job, schedule) -> {
+            schedule.every().ifPresent(every -> scheduler.newJob("maintenance-" + job.identity() + "-every")
+                    .setInterval(every.toString()).setConcurrentExecution(ConcurrentExecution.SKIP)
+                    .setTask(execution -> run(job, config)).schedule());
+            schedule.cron().ifPresent(cron -> scheduler.newJob("maintenance-" + job.identity() + "-cron")
+                    .setCron(cron).setConcurrentExecution(ConcurrentExecution.SKIP)
+                    .setTask(execution -> run(job, config)).schedule());
         });
+    }
+
+    private void run(MaintenanceJob job, ScheduledMaintenanceConfig limits) {
+        switch (job) {
+            case COMPACT_TIER1 -> compact(CompactionTier.ONE, limits);
+            case COMPACT_TIER2 -> compact(CompactionTier.TWO, limits);
+            case COMPACT_TIER3 -> compact(CompactionTier.THREE, limits);
+            case MAINTAIN -> run("maintain", m -> {
+                m.maintain(limits.days(), false);
+                return null;
+            });
+            case FLUSH_INLINED -> flushInlined(limits);
+        }
     }
 
     /**
      * Every table's inlined rows out to parquet. With a quiet pipeline each flush (and its offsets rows) is an inlined
      * insert, so without this the catalog only ever grows; see {@link InlinedData}.
      */
-    @Scheduled(identity = "maintenance-flush-inlined-every", every = "${millpond.maintenance.flush-inlined.every:off}",
-            concurrentExecution = ConcurrentExecution.SKIP)
-    @Scheduled(identity = "maintenance-flush-inlined-cron", cron = "${millpond.maintenance.flush-inlined.cron:off}",
-            concurrentExecution = ConcurrentExecution.SKIP)
-    void flushInlined() {
+    private void flushInlined(ScheduledMaintenanceConfig limits) {
         run("flush-inlined", m -> {
-            m.limitDuckDb(limits().threads(), limits().memoryLimit());
+            m.limitDuckDb(limits.threads(), limits.memoryLimit());
             InlinedData.Result result = m.flushInlined(Optional.empty(), false);
             if (!result.failed().isEmpty()) {
                 throw new java.sql.SQLException("the flush of " + String.join(", ", result.failed()) + " failed");
@@ -85,15 +91,9 @@ public class ScheduledMaintenance {
         });
     }
 
-    private void compact(CompactionTier tier) {
-        ScheduledMaintenanceConfig limits = limits();
+    private void compact(CompactionTier tier, ScheduledMaintenanceConfig limits) {
         run("compact --tier " + tier.number(), m -> m.compact(new CompactionOptions(tier, Optional.empty(), false,
                 limits.threads(), limits.memoryLimit(), limits.maxCompactedFiles(), OptionalInt.empty())));
-    }
-
-    /** Validated at startup, before any job can run: a bad value ends the process there. */
-    private static ScheduledMaintenanceConfig limits() {
-        return WriterProcessConfig.fromProcess().maintenance();
     }
 
     private interface Job {

@@ -6,17 +6,12 @@ import dev.millpond.maintenance.cli.MaintenanceCli;
 import dev.millpond.maintenance.metrics.CatalogMetricsCli;
 import dev.millpond.observability.OtlpLogSettings;
 import dev.millpond.testsupport.TestEnv;
-import io.quarkus.scheduler.Scheduled;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
-import java.lang.reflect.AnnotatedElement;
-import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.AbstractMap;
@@ -24,7 +19,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -42,8 +36,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * docs/configuration.md against the code. The variables the writer and its tools read are taken from the code itself:
  * each reader of the environment runs against a map that records every name it asks for (with every optional
- * feature turned on, so every branch reads), the Quarkus properties come from the {@code @ConfigProperty} and
- * {@code @Scheduled} annotations of the compiled classes, and the name-shaped string literals of the main sources
+ * feature turned on, so every branch reads; nothing reads a variable through Quarkus's own configuration, which
+ * {@code ConfigDoorTest} enforces), and the name-shaped string literals of the main sources
  * cover the branches no run here reaches (the exporter's daemon, which needs a live lake). Every such variable must
  * have a row in the reference, and every row must name such a variable. A literal default in a row must be the one
  * the code applies: in an environment that sets the variable (its feature on), setting it to its documented default
@@ -67,7 +61,6 @@ class ConfigurationReferenceTest {
 
     private static final Pattern ROW = Pattern.compile("^\\| `([A-Z][A-Z0-9_]*\\*?)` \\| ([^|]*?) \\|", Pattern.MULTILINE);
     private static final Pattern LITERAL_DEFAULT = Pattern.compile("`([^`]*)`");
-    private static final Pattern EXPRESSION_DEFAULT = Pattern.compile("\\$\\{([a-z0-9.-]+):([^}]*)}");
 
     /** One row of the reference: the variable and its default when the row gives a fixed value. */
     record Documented(String name, Optional<String> defaultValue) {
@@ -157,6 +150,16 @@ class ConfigurationReferenceTest {
                 "MILLPOND_MAINTENANCE_MEMORY_LIMIT", "256MB",
                 "MILLPOND_MAINTENANCE_THREADS", "2",
                 "MILLPOND_MAINTENANCE_MAX_COMPACTED_FILES", "40",
+                "MILLPOND_MAINTENANCE_COMPACT_TIER1_EVERY", "15m",
+                "MILLPOND_MAINTENANCE_COMPACT_TIER1_CRON", "0 */15 * * * ?",
+                "MILLPOND_MAINTENANCE_COMPACT_TIER2_EVERY", "15m",
+                "MILLPOND_MAINTENANCE_COMPACT_TIER2_CRON", "0 */15 * * * ?",
+                "MILLPOND_MAINTENANCE_COMPACT_TIER3_EVERY", "15m",
+                "MILLPOND_MAINTENANCE_COMPACT_TIER3_CRON", "0 */15 * * * ?",
+                "MILLPOND_MAINTENANCE_MAINTAIN_EVERY", "15m",
+                "MILLPOND_MAINTENANCE_MAINTAIN_CRON", "0 */15 * * * ?",
+                "MILLPOND_MAINTENANCE_FLUSH_INLINED_EVERY", "15m",
+                "MILLPOND_MAINTENANCE_FLUSH_INLINED_CRON", "0 */15 * * * ?",
                 "DUCKLAKE_TENANT", "events");
     }
 
@@ -239,7 +242,6 @@ class ConfigurationReferenceTest {
         List<Reader> readers = readers();
         Map<Reader, Recording> recordings = new LinkedHashMap<>();
         readers.forEach(r -> recordings.put(r, Recording.of(r.read(), r.env())));
-        Map<String, String> quarkusDefaults = quarkusProperties();
 
         Set<String> checked = new TreeSet<>();
         List<String> wrong = new ArrayList<>();
@@ -271,13 +273,6 @@ class ConfigurationReferenceTest {
                     }
                     checked.add(name);
                 }
-            }
-            if (quarkusDefaults.containsKey(name)) {
-                if (!quarkusDefaults.get(name).equals(value)) {
-                    wrong.add(name + ": documented " + value + ", its Quarkus property defaults to "
-                            + quarkusDefaults.get(name));
-                }
-                checked.add(name);
             }
         }
         assertThat(wrong).as("documented defaults the code does not apply").isEmpty();
@@ -337,7 +332,6 @@ class ConfigurationReferenceTest {
         for (Reader reader : readers()) {
             Recording.of(reader.read(), reader.env()).names().forEach(n -> read.putIfAbsent(n, reader.name()));
         }
-        quarkusProperties().keySet().forEach(n -> read.putIfAbsent(n, "a Quarkus property"));
         literalsInMainSources().forEach(read::putIfAbsent);
         return read;
     }
@@ -394,61 +388,6 @@ class ConfigurationReferenceTest {
         @Override
         public Set<Entry<String, String>> entrySet() {
             return vars.entrySet();
-        }
-    }
-
-    /**
-     * The {@code millpond.*} properties the compiled classes read through Quarkus (as the variables MicroProfile
-     * Config maps them from: {@code millpond.stop-deadline-s} ← {@code MILLPOND_STOP_DEADLINE_S}) → their default.
-     */
-    static Map<String, String> quarkusProperties() {
-        Map<String, String> properties = new TreeMap<>();
-        Path classes = classesDirectory();
-        try (Stream<Path> files = Files.walk(classes)) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".class")).toList()) {
-                String bytes = new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
-                if (!bytes.contains("org/eclipse/microprofile/config/inject/ConfigProperty")
-                        && !bytes.contains("io/quarkus/scheduler/Scheduled")) {
-                    continue;
-                }
-                String className = classes.relativize(file).toString().replace('/', '.').replaceAll("\\.class$", "");
-                Class<?> type = Class.forName(className, false, ConfigurationReferenceTest.class.getClassLoader());
-                List<AnnotatedElement> members = new ArrayList<>(List.of(type.getDeclaredFields()));
-                members.addAll(List.of(type.getDeclaredMethods()));
-                for (AnnotatedElement member : members) {
-                    ConfigProperty property = member.getAnnotation(ConfigProperty.class);
-                    if (property != null && property.name().startsWith("millpond.")) {
-                        properties.put(variable(property.name()), property.defaultValue());
-                    }
-                    for (Scheduled scheduled : member.getAnnotationsByType(Scheduled.class)) {
-                        for (String expression : List.of(scheduled.every(), scheduled.cron())) {
-                            Matcher m = EXPRESSION_DEFAULT.matcher(expression);
-                            while (m.find()) {
-                                properties.put(variable(m.group(1)), m.group(2));
-                            }
-                        }
-                    }
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (ClassNotFoundException e) {
-            throw new IllegalStateException(e);
-        }
-        assertThat(properties).as("Quarkus properties found in " + classes).isNotEmpty();
-        return properties;
-    }
-
-    /** MicroProfile Config's environment name of a property: every non-alphanumeric character {@code _}, upper case. */
-    static String variable(String property) {
-        return property.replaceAll("[^A-Za-z0-9]", "_").toUpperCase(Locale.ROOT);
-    }
-
-    private static Path classesDirectory() {
-        try {
-            return Path.of(ConfigLoader.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException(e);
         }
     }
 
