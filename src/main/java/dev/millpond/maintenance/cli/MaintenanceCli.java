@@ -1,5 +1,6 @@
 package dev.millpond.maintenance.cli;
 
+import dev.millpond.config.CompactionDefaults;
 import dev.millpond.config.ConfigException;
 import dev.millpond.config.ConfigLoader;
 import dev.millpond.config.DuckLakeConfig;
@@ -279,16 +280,22 @@ public final class MaintenanceCli {
         if (tier < 1 || tier > 3) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--tier must be 1, 2 or 3");
         }
+        CompactionDefaults defaults;
+        try {
+            defaults = CompactionDefaults.fromEnvironment(env);
+        } catch (ConfigException e) {
+            throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
+        }
         CompactionOptions options = new CompactionOptions(CompactionTier.of(tier),
                 table.isBlank() ? Optional.empty() : Optional.of(table), dryRun,
-                positive("--threads", threads != null ? threads : envInt("COMPACTION_THREADS", 2)),
-                memoryLimit != null ? memoryLimit : env.getOrDefault("COMPACTION_MEMORY_LIMIT", "4GB"),
+                positive("--threads", threads != null ? threads : defaults.threads()),
+                memoryLimit != null ? memoryLimit : defaults.memoryLimit(),
                 positive("--max-compacted-files", maxCompactedFiles != null ? maxCompactedFiles
-                        : envInt("COMPACTION_MAX_FILES", 80)),
+                        : defaults.maxCompactedFiles()),
                 maxOutputsPerCall != null ? OptionalInt.of(positive("--max-outputs-per-call", maxOutputsPerCall))
-                        : env.containsKey("COMPACTION_MAX_OUTPUTS_PER_CALL")
+                        : defaults.maxOutputsPerCall().isPresent()
                         ? OptionalInt.of(positive("COMPACTION_MAX_OUTPUTS_PER_CALL",
-                        envInt("COMPACTION_MAX_OUTPUTS_PER_CALL", 1))) : OptionalInt.empty());
+                        defaults.maxOutputsPerCall().getAsInt())) : OptionalInt.empty());
         return operate("compact", !dryRun, (m, s) -> m.compact(options));
     }
 
@@ -393,19 +400,6 @@ public final class MaintenanceCli {
     private static String version() {
         String v = MaintenanceCli.class.getPackage().getImplementationVersion();
         return v == null ? "(development build)" : v;
-    }
-
-    private int envInt(String name, int fallback) {
-        String v = env.get(name);
-        if (v == null || v.isBlank()) {
-            return fallback;
-        }
-        try {
-            return Integer.parseInt(v.strip());
-        } catch (NumberFormatException e) {
-            throw new CommandLine.ParameterException(new CommandLine(this), name + " must be an integer, got '" + v
-                    + "'");
-        }
     }
 
     private int positive(String name, int value) {

@@ -3,6 +3,7 @@ package dev.millpond.maintenance.metrics;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.millpond.config.ConfigException;
+import dev.millpond.config.MetricsExporterConfig;
 import dev.millpond.config.ProcessEnvironment;
 import dev.millpond.maintenance.MaintenanceSettings;
 import dev.millpond.observability.SecretRedactor;
@@ -23,7 +24,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -33,7 +33,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 
 /**
  * {@code ducklake-metrics}: lake-state gauges from the DuckLake catalog, for Prometheus. Daemon mode serves
@@ -110,19 +109,17 @@ public final class CatalogMetricsCli implements Callable<Integer> {
         return cli;
     }
 
-    List<CatalogQuery> queries() throws IOException {
-        Path file = config != null ? config : Optional.ofNullable(env.get("DUCKLAKE_METRICS_CONFIG"))
-                .filter(s -> !s.isBlank()).map(Path::of).orElse(null);
-        List<CatalogQuery> user = file == null ? List.of() : QueryCatalog.load(file);
-        Set<String> disabled = disable != null ? Set.copyOf(disable)
-                : Arrays.stream(env.getOrDefault("DUCKLAKE_METRICS_DISABLE", "").split(",")).map(String::strip)
-                .filter(s -> !s.isEmpty()).collect(Collectors.toSet());
+    private List<CatalogQuery> queries(MetricsExporterConfig settings) throws IOException {
+        Optional<Path> file = config != null ? Optional.of(config) : settings.queriesFile();
+        List<CatalogQuery> user = file.isEmpty() ? List.of() : QueryCatalog.load(file.get());
+        Set<String> disabled = disable != null ? Set.copyOf(disable) : settings.disabled();
         return QueryCatalog.resolve(BuiltinQueries.all(), user, disabled);
     }
 
     @Override
     public Integer call() throws Exception {
-        List<CatalogQuery> queries = queries();
+        MetricsExporterConfig exporter = MetricsExporterConfig.fromEnvironment(env);
+        List<CatalogQuery> queries = queries(exporter);
         if (listQueries) {
             for (CatalogQuery q : queries) {
                 out.println(q.name() + "\tevery " + q.interval().toSeconds() + "s\tlabels " + q.labels() + "\t"
@@ -130,21 +127,23 @@ public final class CatalogMetricsCli implements Callable<Integer> {
             }
             return 0;
         }
-        String t = tenant != null ? tenant : env.get("DUCKLAKE_TENANT");
+        String t = tenant != null ? tenant : exporter.tenant().orElse(null);
         if (t == null || t.isBlank()) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--tenant (or DUCKLAKE_TENANT) is required");
         }
-        Optional<String> memory = Optional.ofNullable(memoryLimit != null ? memoryLimit
-                : env.get("DUCKLAKE_METRICS_MEMORY_LIMIT")).filter(s -> !s.isBlank());
+        Optional<String> memory = memoryLimit != null ? Optional.of(memoryLimit).filter(s -> !s.isBlank())
+                : exporter.memoryLimit();
         MaintenanceSettings settings = MaintenanceSettings.fromEnvironment(env);
         CatalogMetricsState state = new CatalogMetricsState(t);
         try (CatalogMetricsCollector collector = new CatalogMetricsCollector(settings, memory, queries, state)) {
-            return once ? pushOnce(collector, state, queries.size()) : daemon(collector, state);
+            return once ? pushOnce(collector, state, queries.size(), exporter)
+                    : daemon(collector, state, exporter);
         }
     }
 
-    private int pushOnce(CatalogMetricsCollector collector, CatalogMetricsState state, int queries) throws Exception {
-        String url = pushUrl != null ? pushUrl : env.get("DUCKLAKE_METRICS_PUSH_URL");
+    private int pushOnce(CatalogMetricsCollector collector, CatalogMetricsState state, int queries,
+                         MetricsExporterConfig exporter) throws Exception {
+        String url = pushUrl != null ? pushUrl : exporter.pushUrl().orElse(null);
         try {
             collector.connect();
         } catch (Exception e) {
@@ -180,10 +179,11 @@ public final class CatalogMetricsCli implements Callable<Integer> {
         return 0;
     }
 
-    private int daemon(CatalogMetricsCollector collector, CatalogMetricsState state) throws Exception {
-        int listen = port != null ? port : Integer.parseInt(env.getOrDefault("DUCKLAKE_METRICS_PORT", "9100").strip());
-        long timeoutNanos = TimeUnit.SECONDS.toNanos(livenessTimeoutSeconds != null ? livenessTimeoutSeconds
-                : Long.parseLong(env.getOrDefault("DUCKLAKE_METRICS_LIVENESS_TIMEOUT", "300").strip()));
+    private int daemon(CatalogMetricsCollector collector, CatalogMetricsState state, MetricsExporterConfig exporter)
+            throws Exception {
+        int listen = port != null ? port : exporter.port();
+        long timeoutNanos = livenessTimeoutSeconds != null ? TimeUnit.SECONDS.toNanos(livenessTimeoutSeconds)
+                : exporter.livenessTimeout().toNanos();
         HttpServer http = HttpServer.create(new InetSocketAddress(listen), 0);
         http.createContext("/metrics", x -> reply(x, 200, state.exposition()));
         http.createContext("/-/ready", x -> reply(x, collector.everConnected() ? 200 : 503,
