@@ -34,7 +34,17 @@ class StartupFailureIT {
                 // Settings Quarkus applies itself: refused with the project's message, never a Quarkus SRCFG error.
                 Arguments.of("LOG_LEVEL", "LOUD", "LOG_LEVEL must be one of CRITICAL, ERROR, WARNING, INFO, DEBUG"),
                 Arguments.of("MILLPOND_HTTP_PORT", "http", "MILLPOND_HTTP_PORT must be an integer, got 'http'"),
-                Arguments.of("MILLPOND_HTTP_PORT", "65536", "MILLPOND_HTTP_PORT must be between 0 and 65535"));
+                Arguments.of("MILLPOND_HTTP_PORT", "65536", "MILLPOND_HTTP_PORT must be between 0 and 65535"),
+                // The process's own settings, read by the config loader like every other variable (Quarkus once read
+                // these and failed with its own multi-line error).
+                Arguments.of("MILLPOND_STOP_DEADLINE_S", "ninety",
+                        "MILLPOND_STOP_DEADLINE_S must be an integer, got 'ninety'"),
+                Arguments.of("MILLPOND_MAINTENANCE_THREADS", "two",
+                        "MILLPOND_MAINTENANCE_THREADS must be an integer, got 'two'"),
+                Arguments.of("MILLPOND_MAINTENANCE_COMPACT_TIER1_EVERY", "soon",
+                        "MILLPOND_MAINTENANCE_COMPACT_TIER1_EVERY must be an interval"),
+                Arguments.of("MILLPOND_MAINTENANCE_MAINTAIN_CRON", "hourly",
+                        "MILLPOND_MAINTENANCE_MAINTAIN_CRON is not a Quartz cron expression"));
     }
 
     @ParameterizedTest(name = "{0}={1}")
