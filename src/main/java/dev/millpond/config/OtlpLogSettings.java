@@ -1,9 +1,4 @@
-package dev.millpond.observability;
-
-import dev.millpond.config.ConfigException;
-import dev.millpond.config.Destination;
-import dev.millpond.config.MillpondConfig;
-import dev.millpond.config.PlainHttp;
+package dev.millpond.config;
 
 import java.net.URI;
 import java.net.URISyntaxException;

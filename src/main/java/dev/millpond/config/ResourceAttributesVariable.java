@@ -1,4 +1,4 @@
-package dev.millpond.observability;
+package dev.millpond.config;
 
 import org.jboss.logging.Logger;
 

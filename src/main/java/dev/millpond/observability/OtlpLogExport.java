@@ -1,6 +1,7 @@
 package dev.millpond.observability;
 
 import dev.millpond.config.ApplicationVersion;
+import dev.millpond.config.OtlpLogSettings;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.common.AttributesBuilder;
 import io.opentelemetry.exporter.otlp.http.logs.OtlpHttpLogRecordExporter;

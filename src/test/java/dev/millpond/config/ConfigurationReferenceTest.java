@@ -4,7 +4,6 @@ import dev.millpond.maintenance.MaintenanceSettings;
 import dev.millpond.maintenance.PushgatewayTiming;
 import dev.millpond.maintenance.cli.MaintenanceCli;
 import dev.millpond.maintenance.metrics.CatalogMetricsCli;
-import dev.millpond.observability.OtlpLogSettings;
 import dev.millpond.testsupport.TestEnv;
 import org.junit.jupiter.api.Test;
 

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import dev.millpond.observability.OtlpLogSettings;
 import dev.millpond.observability.PumpHealth;
 import org.junit.jupiter.api.Test;
 
@@ -35,7 +34,7 @@ abstract class DeploymentInvariants {
      * (three attempts, sleeps up to 1.25 s and 2.5 s) and commit ladder (sleeps 0.5 s and 1 s), budgeted at 60 s.
      */
     static final int WORST_SHUTDOWN_S = 120;
-    /** Variables that are read outside the config loader: by the log exporter, by Quarkus, by the JVM. */
+    /** Variables read outside ConfigLoader: by the log export's settings, the process's own settings, the JVM. */
     static final Set<String> READ_ELSEWHERE = Set.of(OtlpLogSettings.TOKEN, OtlpLogSettings.ENDPOINT,
             OtlpLogSettings.NAMESPACE, OtlpLogSettings.INSTANCE_ID, OtlpLogSettings.VERSION, "OTEL_RESOURCE_ATTRIBUTES",
             "MILLPOND_DUCKDB_EXTENSION_DIR", "JAVA_OPTS", "JAVA_OPTS_APPEND", "JAVA_TOOL_OPTIONS");

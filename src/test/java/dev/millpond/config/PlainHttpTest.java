@@ -1,6 +1,5 @@
 package dev.millpond.config;
 
-import dev.millpond.observability.OtlpLogSettings;
 import dev.millpond.testsupport.TestEnv;
 import org.junit.jupiter.api.Test;
 

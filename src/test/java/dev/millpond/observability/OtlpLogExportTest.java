@@ -1,5 +1,6 @@
 package dev.millpond.observability;
 
+import dev.millpond.config.OtlpLogSettings;
 import org.jboss.logging.Logger;
 import org.jboss.logmanager.ExtHandler;
 import org.jboss.logmanager.ExtLogRecord;
