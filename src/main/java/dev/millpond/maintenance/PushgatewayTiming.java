@@ -1,5 +1,6 @@
 package dev.millpond.maintenance;
 
+import dev.millpond.config.PushgatewayUrl;
 import org.jboss.logging.Logger;
 
 import java.net.URI;
@@ -36,10 +37,7 @@ public final class PushgatewayTiming {
     }
 
     public static PushgatewayTiming start(String operation, Map<String, String> env) {
-        String url = env.get("PUSHGATEWAY_URL");
-        Optional<URI> target = url == null || url.isBlank() ? Optional.empty()
-                : Optional.of(URI.create((url.contains("://") ? url : "http://" + url).replaceAll("/+$", "")
-                + "/metrics/job/" + JOB));
+        Optional<URI> target = PushgatewayUrl.fromEnvironment(env).map(base -> URI.create(base + "/metrics/job/" + JOB));
         PushgatewayTiming timing = new PushgatewayTiming(target, operation);
         timing.push(timing.startSeries());
         return timing;

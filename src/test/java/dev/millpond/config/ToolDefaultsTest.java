@@ -2,6 +2,7 @@ package dev.millpond.config;
 
 import org.junit.jupiter.api.Test;
 
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -45,5 +46,17 @@ class ToolDefaultsTest {
         assertThatThrownBy(() -> MetricsExporterConfig.fromEnvironment(
                 Map.of("DUCKLAKE_METRICS_LIVENESS_TIMEOUT", "5m"))).isInstanceOf(ConfigException.class)
                 .hasMessage("DUCKLAKE_METRICS_LIVENESS_TIMEOUT must be an integer, got '5m'");
+    }
+
+    @Test
+    void pushgatewayUrl() {
+        assertThat(PushgatewayUrl.fromEnvironment(Map.of())).isEmpty();
+        assertThat(PushgatewayUrl.fromEnvironment(Map.of("PUSHGATEWAY_URL", " "))).isEmpty();
+        assertThat(PushgatewayUrl.fromEnvironment(Map.of("PUSHGATEWAY_URL", "gw.monitoring:9091/")))
+                .contains(URI.create("http://gw.monitoring:9091"));
+        assertThat(PushgatewayUrl.fromEnvironment(Map.of("PUSHGATEWAY_URL", "https://gw:9091")))
+                .contains(URI.create("https://gw:9091"));
+        assertThatThrownBy(() -> PushgatewayUrl.fromEnvironment(Map.of("PUSHGATEWAY_URL", "http://gw:9091/a b")))
+                .isInstanceOf(ConfigException.class).hasMessageStartingWith("PUSHGATEWAY_URL is not a valid URL");
     }
 }
