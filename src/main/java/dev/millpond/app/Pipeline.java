@@ -39,7 +39,6 @@ import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.jboss.logging.Logger;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -116,7 +115,8 @@ public final class Pipeline implements AutoCloseable {
             LOG.infof("Assigned partitions %s of %s (%d partitions, ordinal %d of %d), group.id=%s",
                     assignment.partitions(), config.topic(), assignment.partitionCount(), config.ordinal(),
                     config.replicaCount(), config.groupId());
-            LagMonitor lag = new LagMonitor(admin, assignment, metrics, isolation, hooks.lagRefresh().orElse(LagMonitor.DEFAULT_INTERVAL));
+            LagMonitor lag = new LagMonitor(admin, assignment, metrics, isolation,
+                    hooks.lagRefresh().orElse(LagMonitor.DEFAULT_INTERVAL));
             PartitionRefresh partitions = new PartitionRefresh(admin, assignment, config.replicaCount(),
                     config.ordinal(), config.partitionRefreshInterval(), lag, metrics, jumps);
             health.writeDeadline(sinkFactory.writeRetry().longestWrite(hooks.writeAllowance()

@@ -22,7 +22,8 @@ public record JobSchedule(Optional<Duration> every, Optional<String> cron) {
 
     public static final JobSchedule OFF = new JobSchedule(Optional.empty(), Optional.empty());
 
-    private static final CronParser QUARTZ = new CronParser(CronDefinitionBuilder.instanceDefinitionFor(CronType.QUARTZ));
+    private static final CronParser QUARTZ =
+            new CronParser(CronDefinitionBuilder.instanceDefinitionFor(CronType.QUARTZ));
 
     static JobSchedule parse(Env env, MaintenanceJob job) {
         return new JobSchedule(value(env, job.everyVariable()).map(v -> interval(job.everyVariable(), v)),

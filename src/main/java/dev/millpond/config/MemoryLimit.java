@@ -40,7 +40,8 @@ public final class MemoryLimit {
     public static long bytes(String value) {
         Matcher m = QUANTITY.matcher(value.trim());
         if (!m.matches()) {
-            throw new ConfigException(VARIABLE + " must be a size such as 1Gi, 768Mi or 1073741824, got '" + value + "'");
+            throw new ConfigException(VARIABLE + " must be a size such as 1Gi, 768Mi or 1073741824, got '" + value
+                    + "'");
         }
         long n;
         try {

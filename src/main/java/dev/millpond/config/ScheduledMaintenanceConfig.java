@@ -12,7 +12,8 @@ import java.util.Map;
  * @param memoryLimit       MILLPOND_MAINTENANCE_MEMORY_LIMIT, default {@code 512MB}: DuckDB's {@code memory_limit}
  * @param threads           MILLPOND_MAINTENANCE_THREADS, default 1: DuckDB's threads
  * @param maxCompactedFiles MILLPOND_MAINTENANCE_MAX_COMPACTED_FILES, default 80: the budget of one compaction run
- * @param schedules         each job's MILLPOND_MAINTENANCE_&lt;JOB&gt;_EVERY and _CRON, every job present (off unless set)
+ * @param schedules         each job's MILLPOND_MAINTENANCE_&lt;JOB&gt;_EVERY and _CRON, every job present (off
+ *                          unless set)
  */
 public record ScheduledMaintenanceConfig(int days, String memoryLimit, int threads, int maxCompactedFiles,
                                          Map<MaintenanceJob, JobSchedule> schedules) {

@@ -89,7 +89,8 @@ public record TestHooks(boolean flushPlans, boolean redaction, Optional<Duration
                     + " reach the log; remove it outside tests");
         }
         writeAllowance.ifPresent(d -> warnings.add("TEST HOOK ACTIVE: -D" + WRITE_ALLOWANCE_PROPERTY + "="
-                + d.toSeconds() + " shortens how long a write may take before liveness fails; remove it outside tests"));
+                + d.toSeconds() + " shortens how long a write may take before liveness fails; remove it outside"
+                + " tests"));
         lagRefresh.ifPresent(d -> warnings.add("TEST HOOK ACTIVE: -D" + LAG_REFRESH_PROPERTY + "=" + d.toMillis()
                 + " refreshes the consumer lag that often instead of once a minute, loading the brokers; remove it"
                 + " outside tests"));

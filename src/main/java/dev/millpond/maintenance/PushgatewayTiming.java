@@ -37,7 +37,8 @@ public final class PushgatewayTiming {
     }
 
     public static PushgatewayTiming start(String operation, Map<String, String> env) {
-        Optional<URI> target = PushgatewayUrl.fromEnvironment(env).map(base -> URI.create(base + "/metrics/job/" + JOB));
+        Optional<URI> target = PushgatewayUrl.fromEnvironment(env)
+                .map(base -> URI.create(base + "/metrics/job/" + JOB));
         PushgatewayTiming timing = new PushgatewayTiming(target, operation);
         timing.push(timing.startSeries());
         return timing;

@@ -121,7 +121,8 @@ public final class RejectsReplay {
         MillpondMetrics metrics = new MillpondMetrics(new SimpleMeterRegistry(), config.pipelineLabel(),
                 config.brokerSource());
         // As the writer plans it; a batch holds at most what the writer's pending rejects may (1-16 MiB of values).
-        MemoryBudget budget = MemoryBudget.plan(ContainerMemory.detect(MemoryLimit.fromEnvironment(env)), Runtime.getRuntime().maxMemory(),
+        MemoryBudget budget = MemoryBudget.plan(ContainerMemory.detect(MemoryLimit.fromEnvironment(env)),
+                Runtime.getRuntime().maxMemory(),
                 config.flushSizeBytes(), Runtime.getRuntime().availableProcessors(), false,
                 config.variantCompanions());
         Tally tally = new Tally();

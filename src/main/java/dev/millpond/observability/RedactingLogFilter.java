@@ -26,7 +26,8 @@ public final class RedactingLogFilter implements Filter {
 
     public RedactingLogFilter() {
         // Values from secret files included: ProcessEnvironment reads them before anything can log them.
-        this(SecretRedactor.fromEnvironment(ProcessEnvironment.bestEffort()), TestHooks.redactionFromSystemProperties());
+        this(SecretRedactor.fromEnvironment(ProcessEnvironment.bestEffort()),
+                TestHooks.redactionFromSystemProperties());
     }
 
     RedactingLogFilter(SecretRedactor redactor) {
