@@ -33,11 +33,6 @@ public record LakeAttachment(
 
     /** The alias every query uses for the attached lake. */
     public static final String ALIAS = "lake";
-    /**
-     * Where the image bakes the DuckDB extensions, for the writer and the maintenance tools alike; dev and tests
-     * override it with MILLPOND_DUCKDB_EXTENSION_DIR.
-     */
-    public static final String DEFAULT_EXTENSION_DIR = "/opt/millpond/duckdb-extensions";
     private static final Logger LOG = Logger.getLogger(LakeAttachment.class);
     static final int HTTP_TIMEOUT_SECONDS = 30;
     static final int HTTP_RETRIES = 3;
