@@ -69,7 +69,7 @@ class HostileRecordsIT {
         for (int p = 0; p < 2; p++) {
             HostileJson generator = new HostileJson(7, p);
             for (int round = 0; round < 4; round++) {
-                setup.produce(p, dev.millpond.demo.SampleEvents.events(p * 10_000L + round * 250L, 250));
+                setup.produce(p, dev.millpond.testsupport.events.SampleEvents.events(p * 10_000L + round * 250L, 250));
                 HostileJson.Value v = generator.nextLarge(id++);
                 long offset = setup.produce(p, List.of(v.bytes())).get(0);
                 large.put(p + ":" + offset, v.bytes());

@@ -2,7 +2,7 @@ package dev.millpond.app;
 
 import dev.millpond.config.ConfigLoader;
 import dev.millpond.config.MillpondConfig;
-import dev.millpond.demo.SampleEvents;
+import dev.millpond.testsupport.events.SampleEvents;
 import dev.millpond.kafka.ResumeDecision;
 import dev.millpond.kafka.StartPositions;
 import dev.millpond.maintenance.cli.MaintenanceCli;

@@ -1,6 +1,6 @@
 package dev.millpond.app;
 
-import dev.millpond.demo.SampleEvents;
+import dev.millpond.testsupport.events.SampleEvents;
 import dev.millpond.testsupport.AppProcess;
 import dev.millpond.testsupport.Await;
 import dev.millpond.testsupport.DuckLakeStack;

@@ -1,6 +1,6 @@
 package dev.millpond.app;
 
-import dev.millpond.demo.SampleEvents;
+import dev.millpond.testsupport.events.SampleEvents;
 import dev.millpond.testsupport.KafkaBroker;
 
 import java.nio.charset.StandardCharsets;

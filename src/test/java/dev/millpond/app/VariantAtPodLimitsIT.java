@@ -1,7 +1,7 @@
 package dev.millpond.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.millpond.bench.VariantPostHogEvents;
+import dev.millpond.testsupport.events.VariantPostHogEvents;
 import dev.millpond.testsupport.AppProcess;
 import dev.millpond.testsupport.LakeTopic;
 import dev.millpond.testsupport.MemoryCgroup;

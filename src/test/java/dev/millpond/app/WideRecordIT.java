@@ -1,7 +1,7 @@
 package dev.millpond.app;
 
 import dev.millpond.config.LandingLimits;
-import dev.millpond.demo.SampleEvents;
+import dev.millpond.testsupport.events.SampleEvents;
 import dev.millpond.testsupport.AppProcess;
 import dev.millpond.testsupport.LakeTopic;
 import org.junit.jupiter.api.Test;

@@ -2,7 +2,7 @@ package dev.millpond.convert;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.millpond.bench.PostHogEvents;
+import dev.millpond.testsupport.events.PostHogEvents;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

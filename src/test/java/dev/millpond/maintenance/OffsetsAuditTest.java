@@ -3,7 +3,7 @@ package dev.millpond.maintenance;
 import dev.millpond.app.Pipeline;
 import dev.millpond.config.ConfigLoader;
 import dev.millpond.config.MillpondConfig;
-import dev.millpond.demo.SampleEvents;
+import dev.millpond.testsupport.events.SampleEvents;
 import dev.millpond.maintenance.cli.MaintenanceCli;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.PumpHealth;

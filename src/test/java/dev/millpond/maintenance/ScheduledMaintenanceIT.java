@@ -1,6 +1,6 @@
 package dev.millpond.maintenance;
 
-import dev.millpond.demo.SampleEvents;
+import dev.millpond.testsupport.events.SampleEvents;
 import dev.millpond.maintenance.cli.MaintenanceCli;
 import dev.millpond.testsupport.AppProcess;
 import dev.millpond.testsupport.DuckLakeStack;

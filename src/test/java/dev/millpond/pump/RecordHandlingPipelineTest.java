@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.millpond.app.Pipeline;
 import dev.millpond.config.ConfigLoader;
 import dev.millpond.config.MillpondConfig;
-import dev.millpond.demo.SampleEvents;
+import dev.millpond.testsupport.events.SampleEvents;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.observability.PumpHealth;
 import dev.millpond.testsupport.AppProcess;

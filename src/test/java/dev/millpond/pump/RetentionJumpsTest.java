@@ -4,7 +4,7 @@ import dev.millpond.app.Pipeline;
 import dev.millpond.config.AutoOffsetReset;
 import dev.millpond.config.ConfigLoader;
 import dev.millpond.config.MillpondConfig;
-import dev.millpond.demo.SampleEvents;
+import dev.millpond.testsupport.events.SampleEvents;
 import dev.millpond.kafka.OffsetJumps;
 import dev.millpond.maintenance.cli.MaintenanceCli;
 import dev.millpond.observability.MillpondMetrics;

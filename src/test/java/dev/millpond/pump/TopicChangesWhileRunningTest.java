@@ -3,7 +3,7 @@ package dev.millpond.pump;
 import dev.millpond.app.Pipeline;
 import dev.millpond.config.ConfigLoader;
 import dev.millpond.config.MillpondConfig;
-import dev.millpond.demo.SampleEvents;
+import dev.millpond.testsupport.events.SampleEvents;
 import dev.millpond.kafka.PartitionRefresh;
 import dev.millpond.kafka.TopicRecreatedException;
 import dev.millpond.observability.MillpondMetrics;

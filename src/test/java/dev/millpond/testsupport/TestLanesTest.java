@@ -10,6 +10,10 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 import org.junit.platform.commons.annotation.Testable;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -21,6 +25,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -51,6 +57,8 @@ class TestLanesTest {
     private static final List<String> SERVER_PACKAGES = List.of(
             "io.zonky.test.db.postgres.", "org.gaul.s3proxy.", "kafka.server.");
 
+    private static final Pattern MAIN = Pattern.compile("static\\s+void\\s+main\\s*\\(");
+
     private static final JavaClasses TESTS = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.ONLY_INCLUDE_TESTS)
             .importPackages("dev.millpond");
@@ -77,6 +85,39 @@ class TestLanesTest {
                 .as("test classes in the quick lane that sleep; inject the clock or the sleeper, or wait for the event"
                         + " with Awaitility")
                 .isEmpty();
+    }
+
+    /**
+     * Benchmark, demo and dev-stack mains live in src/bench/java, not among the tests. The one main the test tree keeps
+     * is the entry of a JVM a test starts itself (the legacy DuckDB of the catalog-format tests).
+     */
+    @Test
+    void mainsLiveInTheBenchFolder() throws IOException {
+        Set<String> childProcessEntries = Set.of("dev/millpond/testsupport/LegacyDuckDb.java");
+        assertThat(filesWithAMain(Path.of("src/test/java")))
+                .as("mains in src/test/java; a benchmark or a demo goes to src/bench/java")
+                .containsExactlyElementsOf(childProcessEntries);
+        assertThat(filesWithAMain(Path.of("src/bench/java")))
+                .as("the guard reads the source folders where the build finds them")
+                .contains("dev/millpond/bench/PipelineBenchmark.java", "dev/millpond/demo/DemoMain.java");
+    }
+
+    private static List<String> filesWithAMain(Path root) throws IOException {
+        try (Stream<Path> files = Files.walk(root)) {
+            return files.filter(f -> f.toString().endsWith(".java"))
+                    .filter(f -> MAIN.matcher(read(f)).find())
+                    .map(f -> root.relativize(f).toString().replace('\\', '/'))
+                    .sorted()
+                    .toList();
+        }
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @Test

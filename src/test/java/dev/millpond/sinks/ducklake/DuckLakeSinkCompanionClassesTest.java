@@ -1,8 +1,8 @@
 package dev.millpond.sinks.ducklake;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.millpond.bench.LargePostHogEvents;
-import dev.millpond.bench.VariantPostHogEvents;
+import dev.millpond.testsupport.events.LargePostHogEvents;
+import dev.millpond.testsupport.events.VariantPostHogEvents;
 import dev.millpond.memory.ContainerMemory;
 import dev.millpond.memory.MemoryBudget;
 import dev.millpond.testsupport.ServiceBacked;

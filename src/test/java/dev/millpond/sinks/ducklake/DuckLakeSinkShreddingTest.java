@@ -1,7 +1,7 @@
 package dev.millpond.sinks.ducklake;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.millpond.bench.VariantPostHogEvents;
+import dev.millpond.testsupport.events.VariantPostHogEvents;
 import dev.millpond.testsupport.HostileProperties;
 import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.VariantOracle;

@@ -1,4 +1,4 @@
-package dev.millpond.demo;
+package dev.millpond.testsupport.events;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.millpond.bench;
+package dev.millpond.testsupport.events;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -7,6 +7,8 @@ import dev.millpond.testsupport.DuckLakeStack;
 import dev.millpond.testsupport.KafkaBroker;
 import dev.millpond.testsupport.MillpondEnvironment;
 import dev.millpond.testsupport.Services;
+import dev.millpond.testsupport.events.Corpus;
+import dev.millpond.testsupport.events.PostHogEvents;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;

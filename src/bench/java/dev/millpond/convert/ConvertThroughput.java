@@ -1,6 +1,6 @@
 package dev.millpond.convert;
 
-import dev.millpond.bench.PostHogEvents;
+import dev.millpond.testsupport.events.PostHogEvents;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;

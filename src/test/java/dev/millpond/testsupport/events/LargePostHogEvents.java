@@ -1,20 +1,20 @@
-package dev.millpond.bench;
+package dev.millpond.testsupport.events;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Random;
 import java.util.UUID;
 
-import static dev.millpond.bench.PostHogEvents.BROWSERS;
-import static dev.millpond.bench.PostHogEvents.CITIES;
-import static dev.millpond.bench.PostHogEvents.CLASSES;
-import static dev.millpond.bench.PostHogEvents.COUNTRIES;
-import static dev.millpond.bench.PostHogEvents.DEVICES;
-import static dev.millpond.bench.PostHogEvents.HOSTS;
-import static dev.millpond.bench.PostHogEvents.OSES;
-import static dev.millpond.bench.PostHogEvents.PATHS;
-import static dev.millpond.bench.PostHogEvents.PLANS;
-import static dev.millpond.bench.PostHogEvents.TAGS;
+import static dev.millpond.testsupport.events.PostHogEvents.BROWSERS;
+import static dev.millpond.testsupport.events.PostHogEvents.CITIES;
+import static dev.millpond.testsupport.events.PostHogEvents.CLASSES;
+import static dev.millpond.testsupport.events.PostHogEvents.COUNTRIES;
+import static dev.millpond.testsupport.events.PostHogEvents.DEVICES;
+import static dev.millpond.testsupport.events.PostHogEvents.HOSTS;
+import static dev.millpond.testsupport.events.PostHogEvents.OSES;
+import static dev.millpond.testsupport.events.PostHogEvents.PATHS;
+import static dev.millpond.testsupport.events.PostHogEvents.PLANS;
+import static dev.millpond.testsupport.events.PostHogEvents.TAGS;
 
 /**
  * PostHog-shaped events of ~8 KB: the same nine top-level keys as {@link PostHogEvents} (so the table is as wide and
@@ -289,21 +289,5 @@ public final class LargePostHogEvents {
             s.append(i == 0 ? "" : " ").append(WORDS[r.nextInt(WORDS.length)]);
         }
         return s.toString();
-    }
-
-    /** Prints the average and range of the sizes of {@code n} events (to tune the shape). */
-    public static void main(String[] args) {
-        int n = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
-        long bytes = 0;
-        int min = Integer.MAX_VALUE;
-        int max = 0;
-        for (int i = 0; i < n; i++) {
-            int len = event(i).length;
-            bytes += len;
-            min = Math.min(min, len);
-            max = Math.max(max, len);
-        }
-        System.out.printf("%d events, %.0f bytes average, %d–%d%n%s%n", n, (double) bytes / n, min, max,
-                new String(event(3), StandardCharsets.UTF_8));
     }
 }

@@ -4,6 +4,7 @@ import dev.millpond.testsupport.DuckLakeStack;
 import dev.millpond.testsupport.KafkaBroker;
 import dev.millpond.testsupport.Postgres;
 import dev.millpond.testsupport.S3Server;
+import dev.millpond.testsupport.events.SampleEvents;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package dev.millpond.bench;
+package dev.millpond.testsupport.events;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -185,16 +185,5 @@ public final class PostHogEvents {
 
     static String timestamp(long micros) {
         return TIMESTAMP.format(java.time.Instant.ofEpochSecond(micros / 1_000_000, (micros % 1_000_000) * 1_000));
-    }
-
-    /** Prints the average size of {@code n} events (to tune the shape): {@code PostHogEvents [n]}. */
-    public static void main(String[] args) {
-        int n = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
-        long bytes = 0;
-        for (int i = 0; i < n; i++) {
-            bytes += event(i).length;
-        }
-        System.out.printf("%d events, %.0f bytes average%n%s%n", n, (double) bytes / n,
-                new String(event(3), StandardCharsets.UTF_8));
     }
 }

@@ -1,6 +1,6 @@
 package dev.millpond.sinks.ducklake;
 
-import dev.millpond.demo.SampleEvents;
+import dev.millpond.testsupport.events.SampleEvents;
 import dev.millpond.convert.JsonToArrow;
 import dev.millpond.sinks.FlushBatch;
 import dev.millpond.sinks.OffsetRange;

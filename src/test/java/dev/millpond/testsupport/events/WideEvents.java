@@ -1,4 +1,4 @@
-package dev.millpond.bench;
+package dev.millpond.testsupport.events;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
@@ -124,17 +124,5 @@ public final class WideEvents {
         }
         b.append('}');
         return b.toString().getBytes(StandardCharsets.UTF_8);
-    }
-
-    /** Prints the average size of {@code n} events of {@code columns} keys: {@code WideEvents [columns] [n]}. */
-    public static void main(String[] args) {
-        int columns = args.length > 0 ? Integer.parseInt(args[0]) : 100;
-        int n = args.length > 1 ? Integer.parseInt(args[1]) : 10_000;
-        long bytes = 0;
-        for (int i = 0; i < n; i++) {
-            bytes += event(i, columns).length;
-        }
-        System.out.printf("%d events of %d columns, %.0f bytes average%n%s%n", n, columns, (double) bytes / n,
-                new String(event(3, Math.min(columns, 20)), StandardCharsets.UTF_8));
     }
 }

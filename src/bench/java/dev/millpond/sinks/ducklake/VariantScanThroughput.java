@@ -1,6 +1,6 @@
 package dev.millpond.sinks.ducklake;
 
-import dev.millpond.bench.PostHogEvents;
+import dev.millpond.testsupport.events.PostHogEvents;
 import dev.millpond.convert.ConvertedBatch;
 import dev.millpond.convert.JsonToArrow;
 import dev.millpond.sinks.FlushBatch;

@@ -3,6 +3,7 @@ package dev.millpond.demo;
 import dev.millpond.testsupport.AppProcess;
 import dev.millpond.testsupport.KafkaBroker;
 import dev.millpond.testsupport.Postgres;
+import dev.millpond.testsupport.events.SampleEvents;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

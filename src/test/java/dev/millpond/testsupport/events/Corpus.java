@@ -1,6 +1,4 @@
-package dev.millpond.bench;
-
-import dev.millpond.demo.SampleEvents;
+package dev.millpond.testsupport.events;
 
 import java.util.function.LongFunction;
 import java.util.regex.Matcher;
