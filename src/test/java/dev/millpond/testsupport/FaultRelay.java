@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A TCP relay on 127.0.0.1 between a client and one service (the Postgres catalog, the S3 server) that injects the
@@ -37,6 +38,7 @@ public final class FaultRelay implements AutoCloseable {
     private final int port;
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
     private final AtomicInteger accepted = new AtomicInteger();
+    private final AtomicLong relayedChunks = new AtomicLong();
     private volatile ServerSocket server;
     private volatile long delayMillis;
     private volatile boolean unavailable;
@@ -71,6 +73,14 @@ public final class FaultRelay implements AutoCloseable {
     /** Connections accepted so far, to check that a client really went through the relay. */
     public int acceptedConnections() {
         return accepted.get();
+    }
+
+    /**
+     * Chunks passed on so far, either way: a test that must act while a client's traffic is in flight (a slowed upload)
+     * waits for this to move instead of guessing a moment.
+     */
+    public long relayedChunks() {
+        return relayedChunks.get();
     }
 
     /** Listens again on the same port (the service is back). No-op while running. */
@@ -209,6 +219,7 @@ public final class FaultRelay implements AutoCloseable {
                 }
                 out.write(buffer, 0, n);
                 out.flush();
+                relayedChunks.incrementAndGet();
             }
         } catch (IOException | InterruptedException e) {
             // one side went away: close both below

@@ -3,6 +3,7 @@ package dev.millpond.sinks.ducklake;
 import dev.millpond.sinks.FlushBatch;
 import dev.millpond.sinks.OffsetRange;
 import dev.millpond.sinks.WriteFailure;
+import dev.millpond.testsupport.Await;
 import dev.millpond.testsupport.FaultRelay;
 import dev.millpond.testsupport.ServiceBacked;
 import dev.millpond.testsupport.Services;
@@ -84,12 +85,14 @@ class DuckLakeSinkOutageTest {
             DuckLakeSink sink = f.sink(f.through(catalog, s3, "g"));
             sink.write(flush(f, 0, 1));
             FlushBatch second = flush(f, 1, END);
-            // Uploads crawl, so the catalog can be taken away after the upload started and before the commit.
+            // Uploads crawl (every chunk either way held 2 s), so once the upload's first chunk has passed the commit is
+            // at least one held answer away: the catalog is taken away in between.
             s3.delay(Duration.ofSeconds(2));
+            long before = s3.relayedChunks();
             AtomicReference<Throwable> failure = new AtomicReference<>();
             Thread writer = new Thread(() -> failure.set(catchFailure(() -> sink.write(second, 1))));
             writer.start();
-            Thread.sleep(1_500);
+            Await.within(Duration.ofMinutes(1), "the upload under way").until(() -> s3.relayedChunks() > before);
             catalog.stop();
             writer.join(120_000);
             s3.delay(Duration.ZERO);
