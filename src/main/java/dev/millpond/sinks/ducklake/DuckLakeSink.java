@@ -9,6 +9,7 @@ import dev.millpond.sinks.FlushBatch;
 import dev.millpond.sinks.OffsetRange;
 import dev.millpond.sinks.RecordedOffsets;
 import dev.millpond.sinks.RejectedRecord;
+import dev.millpond.sinks.RejectsBatch;
 import dev.millpond.sinks.Sink;
 import dev.millpond.sinks.WriteFailure;
 import dev.millpond.vocabulary.Identifiers;
@@ -432,7 +433,7 @@ public final class DuckLakeSink implements Sink {
     private void insertRejects(List<RejectedRecord> records) throws SQLException {
         LakeRejects lakeRejects = rejects.orElseThrow();
         for (List<RejectedRecord> slice : LakeRejects.slices(records)) {
-            try (VectorSchemaRoot root = LakeRejects.toArrow(slice, allocator)) {
+            try (VectorSchemaRoot root = RejectsBatch.of(slice, allocator)) {
                 withStream(new FlushBatch(root.getSchema(), List.of(root), slice.size()),
                         stream -> Jdbc.update(connection, lakeRejects.insertFrom(stream)));
             }

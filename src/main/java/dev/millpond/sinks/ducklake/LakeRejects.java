@@ -3,18 +3,10 @@ package dev.millpond.sinks.ducklake;
 import dev.millpond.ducklake.DuckLakeSql;
 import dev.millpond.ducklake.Jdbc;
 import dev.millpond.sinks.RejectedRecord;
+import dev.millpond.sinks.RejectsBatch;
 import dev.millpond.sinks.StoredReject;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.BitVector;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.IntVector;
-import org.apache.arrow.vector.VarBinaryVector;
-import org.apache.arrow.vector.VarCharVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.jboss.logging.Logger;
 
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -33,7 +25,7 @@ final class LakeRejects {
     private static final Logger LOG = Logger.getLogger(LakeRejects.class);
     static final String TABLE = "_millpond_rejects";
     /** Added after the first release: lakes created before it get it by ALTER, and their older rows hold NULL. */
-    static final String TRUNCATED_COLUMN = "value_truncated";
+    static final String TRUNCATED_COLUMN = RejectsBatch.VALUE_TRUNCATED;
     /**
      * The most value bytes one Arrow batch of rejects holds; a flush's rejects are inserted in as many batches as
      * that takes (in its one transaction), so the copy outside the heap stays this small whatever the flush holds. A
@@ -104,50 +96,6 @@ final class LakeRejects {
     }
 
     /**
-     * The rejects as one Arrow batch, which the sink hands to DuckDB as a stream like the flush's rows: a literal
-     * {@code VALUES} list of base64 strings cost ~0.5 ms per reject to parse (2,000 rejects added a second to a flush).
-     * The caller closes it.
-     */
-    static VectorSchemaRoot toArrow(List<RejectedRecord> rejects, BufferAllocator allocator) {
-        VarCharVector topic = new VarCharVector("topic", allocator);
-        IntVector partition = new IntVector("kafka_partition", allocator);
-        BigIntVector offset = new BigIntVector("kafka_offset", allocator);
-        BigIntVector timestamp = new BigIntVector("kafka_timestamp_ms", allocator);
-        VarCharVector reason = new VarCharVector("reason", allocator);
-        VarCharVector error = new VarCharVector("error", allocator);
-        VarBinaryVector value = new VarBinaryVector("value", allocator);
-        BigIntVector length = new BigIntVector("value_length", allocator);
-        BitVector truncated = new BitVector(TRUNCATED_COLUMN, allocator);
-        List<FieldVector> vectors = List.of(topic, partition, offset, timestamp, reason, error, value, length,
-                truncated);
-        VectorSchemaRoot root = new VectorSchemaRoot(vectors);
-        try {
-            root.allocateNew();
-            for (int i = 0; i < rejects.size(); i++) {
-                RejectedRecord r = rejects.get(i);
-                topic.setSafe(i, r.topic().getBytes(StandardCharsets.UTF_8));
-                partition.setSafe(i, r.partition());
-                offset.setSafe(i, r.offset());
-                if (r.timestampMs() >= 0) {
-                    timestamp.setSafe(i, r.timestampMs());
-                } else {
-                    timestamp.setNull(i);
-                }
-                reason.setSafe(i, r.reason().getBytes(StandardCharsets.UTF_8));
-                error.setSafe(i, r.error().getBytes(StandardCharsets.UTF_8));
-                value.setSafe(i, r.value());
-                length.setSafe(i, r.valueLength());
-                truncated.setSafe(i, r.truncated() ? 1 : 0);
-            }
-            root.setRowCount(rejects.size());
-            return root;
-        } catch (RuntimeException e) {
-            root.close();
-            throw e;
-        }
-    }
-
-    /**
      * Removes the rows a replay lands again, inside its transaction and before its own rejects go in (a record
      * rejected again is stored anew). Every row must still be there: one that is gone was removed by someone else, who
      * may have landed its record already, so the replay's transaction fails instead of landing it twice.
@@ -173,13 +121,13 @@ final class LakeRejects {
                 .collect(Collectors.joining(" OR ")) + ")";
     }
 
-    /** The INSERT of a batch from {@link #toArrow} registered as {@code stream}; run inside the flush's transaction. */
+    /** The INSERT of a {@link RejectsBatch} registered as {@code stream}; run inside the flush's transaction. */
     String insertFrom(String stream) {
         // Columns named: a lake whose table got value_truncated by ALTER has it in the same place, but say so.
         return "INSERT INTO " + qualified + " (table_name, topic, kafka_partition, kafka_offset, kafka_timestamp, "
                 + "reason, error, value, value_length, rejected_at, " + TRUNCATED_COLUMN + ") SELECT "
                 + DuckLakeSql.literal(dataTable) + ", topic, kafka_partition, kafka_offset, "
-                + "to_timestamp(kafka_timestamp_ms / 1000.0), reason, error, value, value_length, NOW(), "
+                + "kafka_timestamp, reason, error, value, value_length, NOW(), "
                 + TRUNCATED_COLUMN + " FROM " + stream;
     }
 }

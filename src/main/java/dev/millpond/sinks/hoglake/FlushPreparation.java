@@ -5,6 +5,7 @@ import dev.millpond.observability.ErrorType;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.sinks.FlushBatch;
 import dev.millpond.sinks.RejectedRecord;
+import dev.millpond.sinks.RejectsBatch;
 import dev.millpond.sinks.hoglake.catalog.HoglakeWire.ColumnInfo;
 import dev.millpond.sinks.hoglake.catalog.HoglakeWire.CommitRequest;
 import dev.millpond.sinks.hoglake.catalog.HoglakeWire.FileRegistration;
@@ -146,7 +147,7 @@ final class FlushPreparation {
         List<List<RejectedRecord>> slices = RejectedRecord.slices(rejects, REJECTS_FILE_BYTES);
         for (int i = 0; i < slices.size(); i++) {
             EncodedFile file;
-            try (VectorSchemaRoot root = RejectRows.of(slices.get(i), allocator)) {
+            try (VectorSchemaRoot root = RejectsBatch.of(slices.get(i), allocator)) {
                 file = HoglakeParquetWriter.write(columns, List.of(root), null, constants, Set.of());
             }
             String uri = ObjectUri.dataFile(dataPath, namespace, RejectsTable.NAME, key, i);

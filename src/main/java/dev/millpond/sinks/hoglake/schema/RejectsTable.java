@@ -1,5 +1,6 @@
 package dev.millpond.sinks.hoglake.schema;
 
+import dev.millpond.sinks.RejectsBatch;
 import dev.millpond.sinks.hoglake.catalog.CatalogReply;
 import dev.millpond.sinks.hoglake.catalog.HoglakeCatalogClient;
 import dev.millpond.sinks.hoglake.catalog.HoglakeWire.ColumnDef;
@@ -22,16 +23,16 @@ public final class RejectsTable {
 
     public static final String NAME = "_millpond_rejects";
     public static final String TABLE_NAME = "table_name";
-    public static final String TOPIC = "topic";
-    public static final String PARTITION = "kafka_partition";
-    public static final String OFFSET = "kafka_offset";
-    public static final String TIMESTAMP = "kafka_timestamp";
-    public static final String REASON = "reason";
-    public static final String ERROR = "error";
-    public static final String VALUE = "value";
-    public static final String VALUE_LENGTH = "value_length";
+    public static final String TOPIC = RejectsBatch.TOPIC;
+    public static final String PARTITION = RejectsBatch.PARTITION;
+    public static final String OFFSET = RejectsBatch.OFFSET;
+    public static final String TIMESTAMP = RejectsBatch.TIMESTAMP;
+    public static final String REASON = RejectsBatch.REASON;
+    public static final String ERROR = RejectsBatch.ERROR;
+    public static final String VALUE = RejectsBatch.VALUE;
+    public static final String VALUE_LENGTH = RejectsBatch.VALUE_LENGTH;
     public static final String REJECTED_AT = "rejected_at";
-    public static final String VALUE_TRUNCATED = "value_truncated";
+    public static final String VALUE_TRUNCATED = RejectsBatch.VALUE_TRUNCATED;
 
     static final List<ColumnDef> COLUMNS = List.of(
             column(TABLE_NAME, HoglakeColumnType.STRING),
