@@ -5,7 +5,6 @@ import dev.millpond.config.ConfigException;
 import dev.millpond.config.ConfigLoader;
 import dev.millpond.config.DuckLakeConfig;
 import dev.millpond.config.MillpondConfig;
-import dev.millpond.config.ProcessEnvironment;
 import dev.millpond.kafka.KafkaClients;
 import dev.millpond.maintenance.Compaction;
 import dev.millpond.maintenance.CompactionOptions;
@@ -18,8 +17,8 @@ import dev.millpond.maintenance.OffsetsAudit;
 import dev.millpond.maintenance.PushgatewayTiming;
 import dev.millpond.maintenance.QueuedFile;
 import dev.millpond.maintenance.RejectsReplay;
+import dev.millpond.maintenance.ToolProcess;
 import dev.millpond.observability.SecretRedactor;
-import dev.millpond.observability.ToolLogging;
 import org.jboss.logging.Logger;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -70,17 +69,7 @@ public final class MaintenanceCli {
     }
 
     public static void main(String[] args) {
-        // Secrets given as <NAME>_FILE are read once, here, and redacted like the variables.
-        ToolLogging.install(ProcessEnvironment.bestEffort());
-        Map<String, String> env;
-        try {
-            env = ProcessEnvironment.variables();
-        } catch (ConfigException e) {
-            System.err.println("ducklake-maintenance failed: " + e.getMessage());
-            System.exit(1);
-            return;
-        }
-        System.exit(run(env, new PrintWriter(System.out, true), args));
+        ToolProcess.run("ducklake-maintenance", env -> run(env, new PrintWriter(System.out, true), args));
     }
 
     /** Runs one command and returns its exit code (the tests call this in-process). */

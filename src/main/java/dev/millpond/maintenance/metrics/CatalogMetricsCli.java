@@ -2,12 +2,10 @@ package dev.millpond.maintenance.metrics;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.millpond.config.ConfigException;
 import dev.millpond.config.MetricsExporterConfig;
-import dev.millpond.config.ProcessEnvironment;
 import dev.millpond.maintenance.MaintenanceSettings;
+import dev.millpond.maintenance.ToolProcess;
 import dev.millpond.observability.SecretRedactor;
-import dev.millpond.observability.ToolLogging;
 import org.jboss.logging.Logger;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -85,17 +83,7 @@ public final class CatalogMetricsCli implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
-        // Secrets given as <NAME>_FILE are read once, here, and redacted like the variables.
-        ToolLogging.install(ProcessEnvironment.bestEffort());
-        Map<String, String> env;
-        try {
-            env = ProcessEnvironment.variables();
-        } catch (ConfigException e) {
-            System.err.println("ducklake-metrics failed: " + e.getMessage());
-            System.exit(1);
-            return;
-        }
-        System.exit(command(env, new PrintWriter(System.out, true)).execute(args));
+        ToolProcess.run("ducklake-metrics", env -> command(env, new PrintWriter(System.out, true)).execute(args));
     }
 
     public static CommandLine command(Map<String, String> env, PrintWriter out) {
