@@ -121,16 +121,29 @@ public final class IncludeValuesSource implements AutoCloseable {
     private void awaitFirstSuccess(IncludeValuesPolling polling) throws InterruptedException {
         long deadline = System.nanoTime() + polling.startupTimeout().toNanos();
         Duration retryDelay = min(STARTUP_RETRY_DELAY, polling.pollInterval());
+        // What the line names: the last failure of an attempt that did not end by running out of the budget. The
+        // last attempt gets only what is left of it and, cut short, mostly fails by its timeout, which hides what the
+        // attempts before it said (a body refused as too large, an HTTP status); it is named only when it is the one.
+        String reason = null;
         while (true) {
             long remaining = deadline - System.nanoTime();
-            if (remaining > 0 && poller.get().pollOnce(min(polling.requestTimeout(), Duration.ofNanos(remaining)))) {
-                return;
+            if (remaining > 0) {
+                Duration timeout = min(polling.requestTimeout(), Duration.ofNanos(remaining));
+                if (poller.get().pollOnce(timeout)) {
+                    return;
+                }
+                boolean ranOutOfTheBudget = timeout.compareTo(polling.requestTimeout()) < 0
+                        && deadline - System.nanoTime() <= 0;
+                if (reason == null || !ranOutOfTheBudget) {
+                    reason = poller.get().lastFailure();
+                }
             }
             remaining = deadline - System.nanoTime();
             if (remaining <= 0) {
                 throw new IncludeValuesStartupException("MILLPOND_INCLUDE_VALUES_MODE=authoritative: no successful poll"
                         + " of " + polling.urlForLogs() + " within MILLPOND_INCLUDE_VALUES_STARTUP_TIMEOUT_S="
-                        + polling.startupTimeout().toMillis() / 1000.0 + "s (last error: " + poller.get().lastFailure()
+                        + polling.startupTimeout().toMillis() / 1000.0 + "s (last error: "
+                        + (reason == null ? poller.get().lastFailure() : reason)
                         + "); refusing to start on the static pins alone");
             }
             if (stopped.await(Math.min(retryDelay.toNanos(), remaining), TimeUnit.NANOSECONDS)) {

@@ -110,6 +110,30 @@ class IncludeValuesSourceTest {
                 .hasValue(0.0); // never succeeded
     }
 
+    /**
+     * The last attempt before the budget runs out gets only what is left of it and times out; the line names why the
+     * attempt before it failed instead (here a 503; in the pod, a list too large for the heap share), unless that
+     * attempt timed out with its whole request timeout too.
+     */
+    @Test
+    void theStartupFailureNamesTheLastAttemptThatDidNotRunOutOfTheBudget() {
+        endpoint.then(Response.status(503), Response.json("[1]").delayedBy(Duration.ofMinutes(5)));
+        source = source(authoritative(new IncludeValuesPolling(endpoint.url(), Duration.ofMillis(100), 5,
+                Duration.ofSeconds(1), Duration.ofSeconds(3), Optional.empty())));
+
+        assertThatThrownBy(source::start)
+                .isInstanceOf(IncludeValuesStartupException.class)
+                .hasMessageContaining("(last error: no complete response within 1000 ms)");
+
+        endpoint.then(Response.status(503), Response.json("[1]").delayedBy(Duration.ofMinutes(5)));
+        source.close();
+        source = source(authoritative(new IncludeValuesPolling(endpoint.url(), Duration.ofMillis(100), 5,
+                Duration.ofSeconds(10), Duration.ofSeconds(2), Optional.empty())));
+        assertThatThrownBy(source::start)
+                .isInstanceOf(IncludeValuesStartupException.class)
+                .hasMessageContaining("(last error: HTTP 503)");
+    }
+
     @Test
     void closingDuringTheAuthoritativeStartupWaitEndsIt() throws Exception {
         URI down = endpoint.url();
