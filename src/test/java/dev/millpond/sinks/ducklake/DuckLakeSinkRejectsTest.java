@@ -34,6 +34,8 @@ class DuckLakeSinkRejectsTest {
             sink.write(with(f.batch("{\"id\":2}"), List.of(
                     RejectedRecord.of("t", 0, 1, 1_700_000_000_123L, "json_parse", "not an object\u0000!", "[1]".getBytes(
                             StandardCharsets.UTF_8), 64),
+                    RejectedRecord.of("t", 0, 2, Long.MAX_VALUE, "json_parse", "a producer's own timestamp",
+                            "x".getBytes(StandardCharsets.UTF_8), 64),
                     RejectedRecord.of("t", 0, 3, -1, "json_parse", "too deep", big, 1000)),
                     new OffsetRange("t", 0, 1, 3)));
 
@@ -42,6 +44,7 @@ class DuckLakeSinkRejectsTest {
             assertThat(f.rows("SELECT table_name, topic, kafka_partition, kafka_offset, epoch_ms(kafka_timestamp), reason,"
                     + " error, octet_length(value), value_length FROM lake.main._millpond_rejects ORDER BY kafka_offset"))
                     .containsExactly("events|t|0|1|1700000000123|json_parse|not an object\uFFFD!|3|3",
+                            "events|t|0|2|null|json_parse|a producer's own timestamp|1|1",
                             "events|t|0|3|null|json_parse|too deep|1000|100000");
             assertThat(f.rows("SELECT decode(value) FROM lake.main._millpond_rejects WHERE kafka_offset = 1"))
                     .containsExactly("[1]");
