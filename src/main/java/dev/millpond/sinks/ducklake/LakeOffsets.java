@@ -9,6 +9,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -26,6 +27,12 @@ import java.util.stream.Collectors;
 final class LakeOffsets {
 
     static final String TABLE = "_millpond_offsets";
+
+    /**
+     * How far above a scan's lowest floor another partition's floor may lie and still share the scan: the rows it then
+     * reads beyond its own are its flushes over at most this many offsets, a handful at any rate that fills flushes.
+     */
+    static final long FLOOR_SPREAD = 1_000_000;
 
     private final Connection connection;
     private final String schema;
@@ -115,9 +122,16 @@ final class LakeOffsets {
      * partition → the highest next offset recorded for it above {@code floors}' value for it, only for partitions of
      * {@code floors} that have one, counting the rows {@link #recorded(String, String)} counts for the topic whose
      * Kafka id is {@code topicId} (every row of the topic's name when the id is not known): the partition fence's read,
-     * once per flush. One branch per partition, each a plain range on {@code next_offset}, so DuckLake's file
-     * statistics skip every older flush's file and the read stays as small as the newest rows however long the
-     * table's history. Only when rows without an id lie above a floor does it ask whether another id was recorded.
+     * once per flush.
+     *
+     * <p>Each scan of a DuckLake table costs its own round trips to the catalog (the file list, the inlined rows), so
+     * partitions whose floors lie close together share one scan, bounded below by their lowest floor, and the rows a
+     * scan finds are held to each partition's own floor here: the highest next offset above the group's lowest floor
+     * is above a partition's floor exactly when some row is, and is then the highest above it. The bound keeps
+     * DuckLake's file statistics skipping every older flush's file however long the table's history; partitions far
+     * apart (one added long after the others) get scans of their own, so one partition's low offsets never make the
+     * others read their whole history. Only when rows without an id lie above a floor does it ask whether another id
+     * was recorded.
      */
     Map<Integer, Long> recordedAbove(String topic, Optional<String> topicId, Map<Integer, Long> floors)
             throws SQLException {
@@ -126,22 +140,44 @@ final class LakeOffsets {
         if (floors.isEmpty()) {
             return mine;
         }
-        String sql = floors.entrySet().stream()
-                .map(f -> "SELECT " + f.getKey() + " AS kafka_partition, topic_id, max(next_offset) FROM " + qualified
-                        + whereTopic(topic) + " AND kafka_partition = " + f.getKey() + " AND next_offset > "
-                        + f.getValue() + " GROUP BY topic_id")
+        String sql = floorGroups(floors).stream()
+                .map(group -> "SELECT kafka_partition, topic_id, max(next_offset) FROM " + qualified + whereTopic(topic)
+                        + " AND kafka_partition IN (" + group.stream().map(String::valueOf)
+                        .collect(Collectors.joining(", ")) + ") AND next_offset > "
+                        + group.stream().mapToLong(floors::get).min().orElseThrow() + " GROUP BY 1, 2")
                 .collect(Collectors.joining(" UNION ALL "));
         try (PreparedStatement ps = connection.prepareStatement(sql); ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
+                int partition = rs.getInt(1);
                 String id = rs.getString(2);
+                long next = rs.getLong(3);
+                if (next <= floors.get(partition)) {
+                    continue;
+                }
                 if (topicId.isEmpty() || topicId.get().equals(id)) {
-                    mine.merge(rs.getInt(1), rs.getLong(3), Math::max);
+                    mine.merge(partition, next, Math::max);
                 } else if (id == null) {
-                    unnamed.merge(rs.getInt(1), rs.getLong(3), Math::max);
+                    unnamed.merge(partition, next, Math::max);
                 }
             }
         }
         return live(mine, unnamed, !unnamed.isEmpty() && anotherIdRecorded(topic, topicId.orElseThrow()));
+    }
+
+    /** The partitions by floor, cut wherever a floor lies more than {@link #FLOOR_SPREAD} above its group's lowest. */
+    static List<List<Integer>> floorGroups(Map<Integer, Long> floors) {
+        List<Map.Entry<Integer, Long>> byFloor = new ArrayList<>(floors.entrySet());
+        byFloor.sort(Map.Entry.comparingByValue());
+        List<List<Integer>> groups = new ArrayList<>();
+        long lowest = Long.MIN_VALUE;
+        for (Map.Entry<Integer, Long> floor : byFloor) {
+            if (groups.isEmpty() || floor.getValue() - lowest > FLOOR_SPREAD) {
+                groups.add(new ArrayList<>());
+                lowest = floor.getValue();
+            }
+            groups.get(groups.size() - 1).add(floor.getKey());
+        }
+        return groups;
     }
 
     private boolean anotherIdRecorded(String topic, String topicId) throws SQLException {

@@ -42,7 +42,7 @@ class LakeOffsetsTest {
                     Optional<String> id = IDS.get(random.nextInt(IDS.size()));
                     for (int p = 0; p < 4; p++) {
                         if (random.nextBoolean()) {
-                            long first = random.nextInt(200);
+                            long first = base(p, seed) + random.nextInt(200);
                             ranges.add(new OffsetRange("t", p, first, first + random.nextInt(50), id));
                         }
                     }
@@ -52,7 +52,7 @@ class LakeOffsetsTest {
                 }
                 Map<Integer, Long> floors = new TreeMap<>();
                 for (int p = 0; p < 5; p++) {
-                    floors.put(p, (long) random.nextInt(260) - 10);
+                    floors.put(p, base(p, seed) + random.nextInt(260) - 10);
                 }
 
                 Map<Integer, Long> byName = offsets.recordedAbove("t", Optional.empty(), floors);
@@ -66,6 +66,40 @@ class LakeOffsetsTest {
                 assertThat(offsets.recordedAbove("other", Optional.of("id-a"), floors)).isEmpty();
             }
             assertThat(toldApart).as("histories where the topic id changed what fences").isPositive();
+        }
+    }
+
+    /**
+     * Where a partition's offsets start: in even seeds the partitions lie further apart than
+     * {@link LakeOffsets#FLOOR_SPREAD}, so the read takes several scans and each must hold to its partitions' floors.
+     */
+    private static long base(int partition, int seed) {
+        return seed % 2 == 0 ? partition * (LakeOffsets.FLOOR_SPREAD + 7) / 2 : 0;
+    }
+
+    @Test
+    void partitionsShareAScanOnlyWhenTheirFloorsLieClose() {
+        long spread = LakeOffsets.FLOOR_SPREAD;
+        assertThat(LakeOffsets.floorGroups(Map.of(0, 10L, 1, 12L, 2, 5L))).containsExactly(List.of(2, 0, 1));
+        assertThat(LakeOffsets.floorGroups(Map.of(0, 0L, 1, spread, 2, spread + 1, 3, 3 * spread)))
+                .containsExactly(List.of(0, 1), List.of(2), List.of(3));
+        Random random = new Random(7);
+        for (int round = 0; round < 200; round++) {
+            Map<Integer, Long> floors = new TreeMap<>();
+            for (int p = 0; p < 1 + random.nextInt(12); p++) {
+                floors.put(p, (long) random.nextInt(4) * spread + random.nextInt((int) spread));
+            }
+            List<List<Integer>> groups = LakeOffsets.floorGroups(floors);
+            assertThat(groups.stream().mapToInt(List::size).sum()).isEqualTo(floors.size());
+            assertThat(groups.stream().flatMap(List::stream).distinct().count()).isEqualTo(floors.size());
+            for (List<Integer> group : groups) {
+                long lowest = group.stream().mapToLong(floors::get).min().orElseThrow();
+                assertThat(group).allSatisfy(p -> assertThat(floors.get(p) - lowest).isLessThanOrEqualTo(spread));
+            }
+            assertThat(groups.size()).as("no more scans than distinct spans of floors")
+                    .isLessThanOrEqualTo(1 + (int) ((floors.values().stream().mapToLong(Long::longValue).max()
+                    .orElseThrow() - floors.values().stream().mapToLong(Long::longValue).min().orElseThrow())
+                    / spread));
         }
     }
 
