@@ -22,6 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code java -jar target/quarkus-app/quarkus-run.jar}, the way every Quarkus application is started, with no JVM
  * option at all: the runnable jar's manifest must carry what Arrow (java.nio opened) and DuckDB (native access) need.
  * Without it Arrow's memory layer fails to initialise at the first allocation and the pump dies with its stack trace.
+ * DuckDB's library is loaded from beside its jar, where the build put it, with no option either.
  */
 class PlainJavaJarIT {
 
@@ -42,6 +43,9 @@ class PlainJavaJarIT {
 
             app.awaitCommittedToEnd(setup.kafka(), setup.topic(), "millpond-" + setup.topic() + "-events",
                     Duration.ofMinutes(3));
+            assertThat(mappedDuckDbLibraries(app.pid())).as("DuckDB's library as the process mapped it")
+                    .containsExactly(AppProcess.jar().toRealPath().getParent()
+                            .resolve("lib/main/libduckdb_java.so_linux_amd64").toString());
             assertThat(app.stop(Duration.ofSeconds(120))).as(app.logTail()).isZero();
             String log = app.logText();
             assertThat(log).as(app.logTail()).doesNotContain("MemoryUtil").doesNotContain("add-opens")
@@ -68,6 +72,19 @@ class PlainJavaJarIT {
             assertThat(log.lines().filter(l -> l.startsWith("\tat ") || l.startsWith("Caused by"))).as(app.logTail())
                     .isEmpty();
         }
+    }
+
+    /**
+     * The files of DuckDB's JNI library the process has mapped ({@code /proc/<pid>/maps}): the one the build placed
+     * beside the driver's jar, not a copy the driver unpacked into /tmp (58 MiB per start, left behind by every kill).
+     */
+    private static List<String> mappedDuckDbLibraries(long pid) throws Exception {
+        return Files.readAllLines(Path.of("/proc", Long.toString(pid), "maps")).stream()
+                .map(line -> line.split("\\s+", 6))
+                .filter(fields -> fields.length == 6 && fields[5].contains("libduckdb_java"))
+                .map(fields -> fields[5])
+                .distinct()
+                .toList();
     }
 
     /** The process's arguments as the kernel holds them ({@code /proc/<pid>/cmdline}, NUL-separated). */
