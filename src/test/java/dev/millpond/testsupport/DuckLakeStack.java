@@ -1,5 +1,8 @@
 package dev.millpond.testsupport;
 
+import dev.millpond.ducklake.CatalogLocation;
+import dev.millpond.ducklake.S3Setting;
+
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
@@ -96,6 +99,25 @@ public final class DuckLakeStack {
         env.put("DUCKDB_S3_URL_STYLE", "path");
         env.put("DUCKDB_S3_REGION", s3.region());
         return env;
+    }
+
+    /** The DuckDB S3 settings a sink built in process gets for this lake: the ones {@link #environment()} names. */
+    public List<S3Setting> s3Settings() {
+        Map<String, String> env = environment();
+        return List.of(
+                new S3Setting("s3_endpoint", env.get("DUCKDB_S3_ENDPOINT")),
+                new S3Setting("s3_access_key_id", env.get("DUCKDB_S3_ACCESS_KEY_ID")),
+                new S3Setting("s3_secret_access_key", env.get("DUCKDB_S3_SECRET_ACCESS_KEY")),
+                new S3Setting("s3_use_ssl", env.get("DUCKDB_S3_USE_SSL")),
+                new S3Setting("s3_url_style", env.get("DUCKDB_S3_URL_STYLE")),
+                new S3Setting("s3_region", env.get("DUCKDB_S3_REGION")));
+    }
+
+    /** The catalog a sink built in process is told: this lake's Postgres database. */
+    public CatalogLocation.Postgres catalog() {
+        Map<String, String> env = environment();
+        return new CatalogLocation.Postgres(env.get("DUCKLAKE_RDS_HOST"), env.get("DUCKLAKE_RDS_PORT"),
+                env.get("DUCKLAKE_RDS_DATABASE"), env.get("DUCKLAKE_RDS_USERNAME"), env.get("DUCKLAKE_RDS_PASSWORD"));
     }
 
     /** libpq key/value string for the catalog; names are plain identifiers, so no quoting is needed. */

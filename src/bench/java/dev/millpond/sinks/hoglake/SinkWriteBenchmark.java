@@ -3,8 +3,6 @@ package dev.millpond.sinks.hoglake;
 import dev.millpond.config.HoglakeConfig;
 import dev.millpond.config.HoglakeS3;
 import dev.millpond.config.Secret;
-import dev.millpond.ducklake.CatalogLocation;
-import dev.millpond.ducklake.S3Setting;
 import dev.millpond.observability.MillpondMetrics;
 import dev.millpond.sinks.FlushBatch;
 import dev.millpond.sinks.Sink;
@@ -29,7 +27,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 
@@ -112,18 +109,7 @@ class SinkWriteBenchmark {
     }
 
     private static DuckLakeSinkSettings duckLakeSettings(DuckLakeStack lake) {
-        Map<String, String> env = lake.environment();
-        List<S3Setting> s3 = List.of(
-                new S3Setting("s3_endpoint", env.get("DUCKDB_S3_ENDPOINT")),
-                new S3Setting("s3_access_key_id", env.get("DUCKDB_S3_ACCESS_KEY_ID")),
-                new S3Setting("s3_secret_access_key", env.get("DUCKDB_S3_SECRET_ACCESS_KEY")),
-                new S3Setting("s3_use_ssl", env.get("DUCKDB_S3_USE_SSL")),
-                new S3Setting("s3_url_style", env.get("DUCKDB_S3_URL_STYLE")),
-                new S3Setting("s3_region", env.get("DUCKDB_S3_REGION")));
-        CatalogLocation catalog = new CatalogLocation.Postgres(env.get("DUCKLAKE_RDS_HOST"),
-                env.get("DUCKLAKE_RDS_PORT"), env.get("DUCKLAKE_RDS_DATABASE"), env.get("DUCKLAKE_RDS_USERNAME"),
-                env.get("DUCKLAKE_RDS_PASSWORD"));
-        return new DuckLakeSinkSettings(":memory:", catalog, lake.dataPath(), "main", "events", s3, 100,
+        return new DuckLakeSinkSettings(":memory:", lake.catalog(), lake.dataPath(), "main", "events", lake.s3Settings(), 100,
                 Optional.empty(), Optional.empty(), List.of(), DuckDbExtensions.directory().toAbsolutePath(),
                 Optional.of("bench-group"));
     }

@@ -49,17 +49,7 @@ final class SinkFixture implements AutoCloseable {
     private Connection query;
 
     DuckLakeSinkSettings settings(Optional<String> partitionBy, Optional<String> memoryLimit, List<String> variants) {
-        Map<String, String> env = lake.environment();
-        List<S3Setting> s3 = List.of(
-                new S3Setting("s3_endpoint", env.get("DUCKDB_S3_ENDPOINT")),
-                new S3Setting("s3_access_key_id", env.get("DUCKDB_S3_ACCESS_KEY_ID")),
-                new S3Setting("s3_secret_access_key", env.get("DUCKDB_S3_SECRET_ACCESS_KEY")),
-                new S3Setting("s3_use_ssl", env.get("DUCKDB_S3_USE_SSL")),
-                new S3Setting("s3_url_style", env.get("DUCKDB_S3_URL_STYLE")),
-                new S3Setting("s3_region", env.get("DUCKDB_S3_REGION")));
-        CatalogLocation catalog = new CatalogLocation.Postgres(env.get("DUCKLAKE_RDS_HOST"), env.get("DUCKLAKE_RDS_PORT"),
-                env.get("DUCKLAKE_RDS_DATABASE"), env.get("DUCKLAKE_RDS_USERNAME"), env.get("DUCKLAKE_RDS_PASSWORD"));
-        return new DuckLakeSinkSettings(":memory:", catalog, lake.dataPath(), "main", TABLE, s3, 100, memoryLimit,
+        return new DuckLakeSinkSettings(":memory:", lake.catalog(), lake.dataPath(), "main", TABLE, lake.s3Settings(), 100, memoryLimit,
                 partitionBy, variants, DuckDbExtensions.directory().toAbsolutePath(), Optional.empty());
     }
 
