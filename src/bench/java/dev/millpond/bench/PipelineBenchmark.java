@@ -70,8 +70,8 @@ public final class PipelineBenchmark {
     private static final String[] PHASES = {"poll", "convert", "stages", "unify", "sort", "write", "commit", "wait"};
 
     /** One run's figures, for the summary. */
-    private record Result(String app, String compression, int records, double seconds, double mb, double startupCpu,
-                          double cpu, long gcs, double gcSeconds, long fullGcs, long peakRssKb, long cgroupMaxBytes,
+    private record Result(String app, String pod, String compression, int records, double seconds, double mb,
+                          double startupCpu, double startupWall, double cpu, long gcs, double gcSeconds, long fullGcs, long peakRssKb, long cgroupMaxBytes,
                           long failCount, long oomKills, String load) {
     }
 
@@ -102,6 +102,12 @@ public final class PipelineBenchmark {
             jvm.addAll(Arrays.asList(extra.split("\\s+")));
         }
         MemoryCgroup.create("millpond-bench-probe", pod.memoryLimitBytes()).close(); // fail before producing anything
+        // `-Dbench.pods=statefulset,512Mi`: each run under each memory limit (the StatefulSet's, and e.g. the original's).
+        List<PodShape> pods = new ArrayList<>();
+        for (String limit : System.getProperty("bench.pods", "statefulset").split(",")) {
+            String l = limit.trim();
+            pods.add(l.isEmpty() || l.equals("-") || l.equals("statefulset") ? pod : pod.withMemoryLimit(l));
+        }
         Map<String, String> apps = new LinkedHashMap<>();
         for (String app : System.getProperty("bench.apps", "").split(",")) {
             int eq = app.indexOf('=');
@@ -142,24 +148,28 @@ public final class PipelineBenchmark {
                     (System.nanoTime() - t0) / 1e9);
             double bareRate = bareConsumerRate(kafka, topic, partitions, total);
             for (int round = 0; round < rounds; round++) {
-                for (Map.Entry<String, String> app : apps.entrySet()) {
-                    // Each build its own lake: builds on different DuckDB releases write different catalog formats.
-                    DuckLakeStack appLake = lakes.computeIfAbsent(app.getKey(),
-                            label -> lakes.isEmpty() ? lake : Services.newDuckLake());
-                    results.add(run(app.getKey(), app.getValue(), compression, kafka, appLake, topic, pod, jvm, args,
-                            total, producedBytes, bareRate));
+                for (PodShape shape : pods) {
+                    for (Map.Entry<String, String> app : apps.entrySet()) {
+                        // Each build its own lake: builds on different DuckDB releases write different catalog formats.
+                        DuckLakeStack appLake = lakes.computeIfAbsent(app.getKey(),
+                                label -> lakes.isEmpty() ? lake : Services.newDuckLake());
+                        results.add(run(app.getKey(), app.getValue(), compression, kafka, appLake, topic, shape, jvm,
+                                args, total, producedBytes, bareRate));
+                    }
                 }
             }
         }
         System.out.printf("[bench] summary (%,d %s events (corpus %s), %d partitions; CPU = user+sys of the whole"
                 + " process per record, startup apart; load = 1/5/15-min load average at the end of the run):%n", total,
                 corpus.description(), corpus.name(), partitions);
-        System.out.println("[bench] | app | compression | records/s | MB/s | CPU µs/record | startup CPU s | GCs (full)"
-                + " | GC s | peak RSS MiB | cgroup max MiB | failcnt | load |");
+        System.out.println("[bench] | app | pod | compression | records/s | MB/s | CPU µs/record | CPU µs/record with"
+                + " startup | startup CPU s | startup wall s | GCs (full) | GC s | peak RSS MiB | cgroup max MiB"
+                + " | failcnt | load |");
         for (Result r : results) {
-            System.out.printf("[bench] | %s | %s | %,.0f | %.1f | %.1f | %.1f | %d (%d) | %.2f | %,d | %,d | %d%s | %s |%n",
-                    r.app, r.compression, r.records / r.seconds, r.mb / r.seconds, r.cpu * 1e6 / r.records,
-                    r.startupCpu, r.gcs, r.fullGcs, r.gcSeconds, r.peakRssKb / 1024, r.cgroupMaxBytes >> 20,
+            System.out.printf("[bench] | %s | %s | %s | %,.0f | %.1f | %.1f | %.1f | %.2f | %.2f | %d (%d) | %.2f | %,d"
+                            + " | %,d | %d%s | %s |%n",
+                    r.app, r.pod, r.compression, r.records / r.seconds, r.mb / r.seconds, r.cpu * 1e6 / r.records,
+                    (r.cpu + r.startupCpu) * 1e6 / r.records, r.startupCpu, r.startupWall, r.gcs, r.fullGcs, r.gcSeconds, r.peakRssKb / 1024, r.cgroupMaxBytes >> 20,
                     r.failCount, r.oomKills > 0 ? " OOM-killed " + r.oomKills : "", r.load);
         }
         System.exit(0);
@@ -176,24 +186,47 @@ public final class PipelineBenchmark {
         if (!own.isEmpty()) {
             options.addAll(Arrays.asList(own.split("\\s+")));
         }
+        // `-Dbench.java.<label>=<JDK home>` (or `-Dbench.java` for every label): the JDK the app runs on. On JDK 25 or
+        // later the app starts as the image's does, with the AOT cache trained beside its jar (trained here first
+        // when there is none; `-Dbench.aot=false` starts without).
+        String javaHome = System.getProperty("bench.java." + label, System.getProperty("bench.java", ""));
+        System.setProperty("millpond.app.java", javaHome.equals("-") ? "" : javaHome);
+        String aot = pod.imageEnvironment().getOrDefault("JAVA_OPTS_AOT", "");
+        if (Boolean.parseBoolean(System.getProperty("bench.aot", "true")) && !aot.isBlank()
+                && AotTraining.javaFeature(Path.of(AppProcess.javaHome())) >= 25) {
+            Path app = Path.of(jar).toAbsolutePath().getParent();
+            Path cache = app.resolve("app.aot");
+            if (!Files.exists(cache)) {
+                AotTraining.train(kafka, lake, app, cache, AppProcess.javaHome(), jvm, pod.memoryLimitBytes(),
+                        200_000, pod.processEnvironment());
+                System.setProperty("millpond.app.java", javaHome.equals("-") ? "" : javaHome);
+            }
+            options.add(0, aot.replace("/deployments/", app + "/"));
+        }
         env.put("DUCKLAKE_TABLE", "events_" + n); // each run lands every record anew
         env.put("GROUP_ID", "millpond-bench-" + n);
         System.setProperty("millpond.app.jar", jar);
         Path log = Path.of("target", "bench", topic + "-" + n + "-" + label + ".log");
         Files.createDirectories(log.getParent());
-        System.out.printf("[bench] run %d: %s (%s) on %s, compression %s; JVM options %s; load %s%n", n, label, jar,
-                topic, compression, String.join(" ", options), ProcessSnapshot.load());
+        System.out.printf("[bench] run %d: %s (%s, %s) on %s, compression %s, pod limit %s; JVM options %s; load %s%n", n,
+                label, jar, AppProcess.javaHome(), topic, compression, pod.memoryLimitText(), String.join(" ", options),
+                ProcessSnapshot.load());
         try (MemoryCgroup cgroup = MemoryCgroup.create("millpond-bench-" + ProcessHandle.current().pid() + "-" + n,
                 pod.memoryLimitBytes())) {
             Result r;
+            long launched = System.nanoTime();
             try (AppProcess app = AppProcess.startInCgroup(env, log, options, cgroup.tasks())) {
-                r = measure(app, label, compression, total, producedBytes, bareRate, cgroup);
+                // With `-XX:NativeMemoryTracking=summary` among the options the JVM's own account is kept at the peak.
+                boolean nmt = options.stream().anyMatch(o -> o.startsWith("-XX:NativeMemoryTracking="));
+                r = measure(app, label, pod.memoryLimitText(), compression, total, producedBytes, bareRate, cgroup,
+                        launched, nmt);
                 app.stop(Duration.ofSeconds(60));
             }
             System.out.printf("[bench] cgroup: memory.max_usage_in_bytes %,d MiB of the %s limit,"
                             + " memory.failcnt %d, OOM kills %d%n", cgroup.maxUsageBytes() >> 20,
                     pod.memoryLimitText(), cgroup.failCount(), cgroup.oomKills());
-            return new Result(r.app, r.compression, r.records, r.seconds, r.mb, r.startupCpu, r.cpu, r.gcs,
+            return new Result(r.app, r.pod, r.compression, r.records, r.seconds, r.mb, r.startupCpu, r.startupWall,
+                    r.cpu, r.gcs,
                     r.gcSeconds, r.fullGcs, r.peakRssKb, cgroup.maxUsageBytes(), cgroup.failCount(),
                     cgroup.oomKills(), ProcessSnapshot.load());
         }
@@ -223,13 +256,15 @@ public final class PipelineBenchmark {
         }
     }
 
-    private static Result measure(AppProcess app, String label, String compression, int total, long producedBytes,
-                                  double bareRate, MemoryCgroup cgroup) throws Exception {
-        RssSampler rss = new RssSampler(app.pid(), false);
+    private static Result measure(AppProcess app, String label, String podLimit, String compression, int total,
+                                  long producedBytes, double bareRate, MemoryCgroup cgroup, long launched,
+                                  boolean nmt) throws Exception {
+        RssSampler rss = new RssSampler(app.pid(), nmt);
         rss.start();
         ProcessSnapshot[] first = new ProcessSnapshot[1];
         double[] consumedAtFirst = new double[1];
-        app.await("first record consumed", Duration.ofMinutes(3), () -> {
+        // Checked often: the moment it is seen is the startup's wall time (process start to the first records polled).
+        app.await("first record consumed", Duration.ofMinutes(3), Duration.ofMillis(50), () -> {
             double consumed = app.metric("millpond_records_consumed_total").orElse(0);
             if (consumed > 0) {
                 first[0] = ProcessSnapshot.take(app.pid());
@@ -273,6 +308,13 @@ public final class PipelineBenchmark {
         System.out.printf("[bench] whole-process CPU (user+sys): startup to the first record %.1fs; then %.1fs for"
                         + " %,d records = %.1f µs/record (%.2f cores busy)%n", first[0].cpuSeconds(), cpu, measured,
                 cpu * 1e6 / measured, cpu / seconds);
+        double startupWall = (first[0].nanos() - launched) / 1e9;
+        StringBuilder startup = new StringBuilder(String.format("[bench] startup: %.2fs wall, %.2fs CPU; by live"
+                + " thread (s):", startupWall, first[0].cpuSeconds()));
+        first[0].threadSeconds().entrySet().stream()
+                .sorted(Map.Entry.<String, Double>comparingByValue().reversed()).limit(10)
+                .forEach(e -> startup.append(String.format(" %s %.2f;", e.getKey(), e.getValue())));
+        System.out.println(startup);
         StringBuilder threads = new StringBuilder("[bench] CPU by thread (s, after the first record):");
         end.threadSecondsSince(first[0]).entrySet().stream()
                 .sorted(Map.Entry.<String, Double>comparingByValue().reversed()).limit(10)
@@ -297,7 +339,9 @@ public final class PipelineBenchmark {
         System.out.printf("[bench] RSS of the app: peak %,d MiB (VmHWM), steady %,d MiB (median after the first"
                         + " flush), %d samples; cgroup peak so far %,d MiB%n", rss.peakKb() / 1024,
                 rss.steadyKb() / 1024, rss.samples(), cgroup.maxUsageBytes() >> 20);
-        return new Result(label, compression, measured, seconds, mb, first[0].cpuSeconds(), cpu, gcs, gcSeconds,
+        rss.printNativeMemoryAtPeak();
+        return new Result(label, podLimit, compression, measured, seconds, mb, first[0].cpuSeconds(), startupWall, cpu,
+                gcs, gcSeconds,
                 fullGcs, rss.peakKb(), 0, 0, 0, ProcessSnapshot.load());
     }
 
@@ -353,7 +397,7 @@ public final class PipelineBenchmark {
     }
 
     /** Produces the corpus with a batching producer (the broker helper's linger-0 producer is too slow for 1M). */
-    private static long produce(KafkaBroker kafka, String topic, int partitions, int perPartition, Corpus corpus,
+    static long produce(KafkaBroker kafka, String topic, int partitions, int perPartition, Corpus corpus,
                                 String compression) throws Exception {
         Map<String, Object> c = new HashMap<>();
         c.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, compression);
@@ -493,7 +537,7 @@ public final class PipelineBenchmark {
             }
             lastNmtNanos = System.nanoTime();
             try {
-                Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                Process p = new ProcessBuilder(Path.of(AppProcess.javaHome(), "bin", "jcmd").toString(),
                         Long.toString(pid), "VM.native_memory", "summary").redirectErrorStream(true).start();
                 String out = new String(p.getInputStream().readAllBytes());
                 p.waitFor();

@@ -1,5 +1,7 @@
 package dev.millpond.bench;
 
+import dev.millpond.testsupport.AppProcess;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,7 +68,8 @@ record ProcessSnapshot(long nanos, double cpuSeconds, Map<String, Double> thread
 
     private static void jstat(long pid, long[] counts, double[] times) {
         try {
-            Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jstat").toString(), "-gc",
+            // The app's own JDK: another release's jstat may not read its counters.
+            Process p = new ProcessBuilder(Path.of(AppProcess.javaHome(), "bin", "jstat").toString(), "-gc",
                     Long.toString(pid)).redirectErrorStream(true).start();
             String[] lines = new String(p.getInputStream().readAllBytes()).trim().split("\n");
             p.waitFor();

@@ -45,6 +45,15 @@ public final class AppProcess implements AutoCloseable {
         return jar;
     }
 
+    /**
+     * The JDK that runs the app: {@code millpond.app.java} when set (the benchmark compares runtimes, e.g. the JDK 25
+     * an image may run), else the one running the tests.
+     */
+    public static String javaHome() {
+        String own = System.getProperty("millpond.app.java", "");
+        return own.isBlank() ? System.getProperty("java.home") : own;
+    }
+
     public static Path extensionDirectory() {
         return Path.of(System.getProperty("millpond.duckdb.extensions", ".duckdb-extensions")).toAbsolutePath();
     }
@@ -89,7 +98,7 @@ public final class AppProcess implements AutoCloseable {
     private static AppProcess start(Map<String, String> env, Path log, List<String> jvmOptions,
                                     IntFunction<String> portText, List<String> launcher) throws IOException {
         int port = freePort();
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String java = Path.of(javaHome(), "bin", "java").toString();
         List<String> cmd = new ArrayList<>(launcher);
         cmd.add(java);
         cmd.addAll(jvmOptions);

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -47,6 +48,11 @@ public record PodShape(long memoryLimitBytes, String memoryLimitText, Map<String
                 imageEnvironment(Files.readString(projectRoot.resolve("src/main/docker/Dockerfile.jvm"))));
     }
 
+    /** The same pod with another memory limit ({@code 512Mi}): the benchmark runs the image under several. */
+    public PodShape withMemoryLimit(String text) {
+        return new PodShape(quantity(text), text, imageEnvironment);
+    }
+
     /** The JVM's options as the entrypoint builds them: {@code $JAVA_OPTS $JAVA_OPTS_APPEND}, word-split. */
     public List<String> jvmOptions() {
         List<String> options = new ArrayList<>();
@@ -64,6 +70,7 @@ public record PodShape(long memoryLimitBytes, String memoryLimitText, Map<String
         Map<String, String> env = new LinkedHashMap<>(imageEnvironment);
         env.remove("JAVA_OPTS");
         env.remove("JAVA_OPTS_APPEND");
+        env.remove("JAVA_OPTS_AOT");
         return env;
     }
 
@@ -106,10 +113,17 @@ public record PodShape(long memoryLimitBytes, String memoryLimitText, Map<String
             }
         }
         Map<String, String> env = new LinkedHashMap<>();
+        Map<String, Map<String, String>> stages = new HashMap<>();
         for (String instruction : instructions) {
             String keyword = instruction.split("\\s+", 2)[0].toUpperCase(Locale.ROOT);
             if (keyword.equals("FROM")) {
-                env.clear(); // only the last stage's variables reach the image
+                // Only the last stage's variables reach the image, with those of the stage it is built on, if any.
+                List<String> words = new ArrayList<>(Arrays.asList(instruction.trim().split("\\s+")));
+                words.removeIf(w -> w.startsWith("--"));
+                env = new LinkedHashMap<>(stages.getOrDefault(words.size() > 1 ? words.get(1) : "", Map.of()));
+                if (words.size() > 3 && words.get(2).equalsIgnoreCase("AS")) {
+                    stages.put(words.get(3), env);
+                }
             } else if (keyword.equals("ENV")) {
                 List<String> words = shellWords(instruction.substring(3));
                 if (words.size() >= 1 && !words.get(0).contains("=")) { // legacy form: ENV NAME value with spaces

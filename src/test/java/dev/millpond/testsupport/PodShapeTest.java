@@ -32,6 +32,19 @@ class PodShapeTest {
     }
 
     @Test
+    void aStageBuiltOnAnEarlierOneKeepsItsVariables() {
+        String dockerfile = """
+                FROM --platform=linux/amd64 runtime-image AS base
+                ENV A=1 B=2
+                FROM base AS training
+                ENV TRAINING_ONLY=1
+                FROM --platform=$BUILDPLATFORM base AS runtime
+                ENV B=3
+                """;
+        assertEquals(Map.of("A", "1", "B", "3"), PodShape.imageEnvironment(dockerfile));
+    }
+
+    @Test
     void kubernetesQuantities() {
         assertEquals(1L << 30, PodShape.quantity("1Gi"));
         assertEquals(768L << 20, PodShape.quantity("768Mi"));
@@ -45,5 +58,8 @@ class PodShapeTest {
         assertEquals(1L << 30, pod.memoryLimitBytes());
         assertTrue(pod.jvmOptions().contains("-XX:MaxRAMPercentage=20"), pod.jvmOptions().toString());
         assertEquals("2", pod.processEnvironment().get("MALLOC_ARENA_MAX"));
+        // The AOT cache's flag is the entrypoint's, for the image's JDK only: not passed on as a variable.
+        assertEquals("-XX:AOTCache=/deployments/app.aot", pod.imageEnvironment().get("JAVA_OPTS_AOT"));
+        assertTrue(!pod.processEnvironment().containsKey("JAVA_OPTS_AOT"));
     }
 }
