@@ -75,7 +75,7 @@ public final class AotTraining {
      * Trains {@code app}'s cache into {@code output} on the JDK at {@code javaHome} with these JVM options, the heap
      * and the app's memory budget sized from {@code memoryLimit} as in a pod of that limit.
      */
-    static void train(KafkaBroker kafka, DuckLakeStack lake, Path app, Path output, String javaHome, List<String> jvm,
+    public static void train(KafkaBroker kafka, DuckLakeStack lake, Path app, Path output, String javaHome, List<String> jvm,
                       long memoryLimit, int events, Map<String, String> imageEnvironment) throws Exception {
         int feature = javaFeature(Path.of(javaHome));
         if (feature < 25) {
@@ -101,8 +101,9 @@ public final class AotTraining {
             int total = events / partitions * partitions;
             System.out.printf("[aot] produced %,d PostHog-shaped events (%,.1f MB) and %d unparseable ones; training"
                     + " %s on JDK %d (%s) with %s%n", total, bytes / 1e6, partitions, app, feature, javaHome, options);
+            // Its own table: the lake may be a caller's (the benchmark's, a test's) with an `events` table of its own.
             Map<String, String> env = MillpondEnvironment.of(kafka, lake, topic, "FLUSH_INTERVAL_MS", "2000",
-                    "MILLPOND_MEMORY_LIMIT", Long.toString(memoryLimit));
+                    "MILLPOND_MEMORY_LIMIT", Long.toString(memoryLimit), "DUCKLAKE_TABLE", "aot_training");
             imageEnvironment.forEach(env::putIfAbsent);
             env.remove("MILLPOND_DUCKDB_EXTENSION_DIR"); // the image's path; AppProcess gives the configured one
             Path log = Path.of(System.getProperty("java.io.tmpdir"), "millpond-aot-training-"
@@ -144,7 +145,7 @@ public final class AotTraining {
     }
 
     /** The JDK's feature release, from its {@code release} file ({@code JAVA_VERSION="25.0.3"}). */
-    static int javaFeature(Path javaHome) throws Exception {
+    public static int javaFeature(Path javaHome) throws Exception {
         for (String line : Files.readAllLines(javaHome.resolve("release"))) {
             if (line.startsWith("JAVA_VERSION=")) {
                 String v = line.substring(line.indexOf('"') + 1, line.lastIndexOf('"'));
