@@ -21,6 +21,10 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -71,7 +75,7 @@ public final class PipelineBenchmark {
 
     /** One run's figures, for the summary. */
     private record Result(String app, String pod, String compression, int records, double seconds, double mb,
-                          double startupCpu, double startupWall, double firstFlush, double cpu, long gcs, double gcSeconds, long fullGcs, long peakRssKb, long cgroupMaxBytes,
+                          double startupCpu, double startupWall, double firstFlush, double cpu, long parquetBytes, long gcs, double gcSeconds, long fullGcs, long peakRssKb, long cgroupMaxBytes,
                           long failCount, long oomKills, String load) {
     }
 
@@ -163,14 +167,17 @@ public final class PipelineBenchmark {
                 + " process per record, startup apart; load = 1/5/15-min load average at the end of the run):%n", total,
                 corpus.description(), corpus.name(), partitions);
         System.out.println("[bench] | app | pod | compression | records/s | MB/s | CPU µs/record | CPU µs/record with"
-                + " startup | startup CPU s | startup wall s | first flush s | GCs (full) | GC s | peak RSS MiB"
+                + " startup | startup CPU s | startup wall s | first flush s | parquet MB | GCs (full) | GC s"
+                + " | peak RSS MiB"
                 + " | cgroup max MiB"
                 + " | failcnt | load |");
         for (Result r : results) {
-            System.out.printf("[bench] | %s | %s | %s | %,.0f | %.1f | %.1f | %.1f | %.2f | %.2f | %.2f | %d (%d) | %.2f | %,d"
+            System.out.printf("[bench] | %s | %s | %s | %,.0f | %.1f | %.1f | %.1f | %.2f | %.2f | %.2f | %.1f | %d (%d)"
+                            + " | %.2f | %,d"
                             + " | %,d | %d%s | %s |%n",
                     r.app, r.pod, r.compression, r.records / r.seconds, r.mb / r.seconds, r.cpu * 1e6 / r.records,
-                    (r.cpu + r.startupCpu) * 1e6 / r.records, r.startupCpu, r.startupWall, r.firstFlush, r.gcs, r.fullGcs, r.gcSeconds, r.peakRssKb / 1024, r.cgroupMaxBytes >> 20,
+                    (r.cpu + r.startupCpu) * 1e6 / r.records, r.startupCpu, r.startupWall, r.firstFlush,
+                    r.parquetBytes / 1e6, r.gcs, r.fullGcs, r.gcSeconds, r.peakRssKb / 1024, r.cgroupMaxBytes >> 20,
                     r.failCount, r.oomKills > 0 ? " OOM-killed " + r.oomKills : "", r.load);
         }
         System.exit(0);
@@ -229,8 +236,9 @@ public final class PipelineBenchmark {
             System.out.printf("[bench] cgroup: memory.max_usage_in_bytes %,d MiB of the %s limit,"
                             + " memory.failcnt %d, OOM kills %d%n", cgroup.maxUsageBytes() >> 20,
                     pod.memoryLimitText(), cgroup.failCount(), cgroup.oomKills());
+            long parquetBytes = parquetBytes(lake, "events_" + n);
             return new Result(r.app, r.pod, r.compression, r.records, r.seconds, r.mb, r.startupCpu, r.startupWall,
-                    r.firstFlush, r.cpu, r.gcs,
+                    r.firstFlush, r.cpu, parquetBytes, r.gcs,
                     r.gcSeconds, r.fullGcs, r.peakRssKb, cgroup.maxUsageBytes(), cgroup.failCount(),
                     cgroup.oomKills(), ProcessSnapshot.load());
         }
@@ -348,7 +356,7 @@ public final class PipelineBenchmark {
         double firstFlush = progress.isEmpty() ? Double.NaN : (progress.get(0)[0] - launched) / 1e9;
         System.out.printf("[bench] first flush in the lake %.2fs after the process started%n", firstFlush);
         return new Result(label, podLimit, compression, measured, seconds, mb, first[0].cpuSeconds(), startupWall,
-                firstFlush, cpu, gcs, gcSeconds,
+                firstFlush, cpu, 0, gcs, gcSeconds,
                 fullGcs, rss.peakKb(), 0, 0, 0, ProcessSnapshot.load());
     }
 
@@ -404,6 +412,20 @@ public final class PipelineBenchmark {
     }
 
     /** Produces the corpus with a batching producer (the broker helper's linger-0 producer is too slow for 1M). */
+    /** The bytes of the table's parquet files, from the catalog: what the codec and row groups made of the flushes. */
+    private static long parquetBytes(DuckLakeStack lake, String table) {
+        try (Connection c = lake.openQueryConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*), coalesce(sum(data_file_size_bytes), 0) FROM"
+                     + " ducklake_list_files('lake', '" + table + "')")) {
+            rs.next();
+            System.out.printf("[bench] parquet: %,d files, %,.1f MB%n", rs.getLong(1), rs.getLong(2) / 1e6);
+            return rs.getLong(2);
+        } catch (SQLException e) {
+            System.out.println("[bench] parquet: the catalog did not answer: " + e.getMessage());
+            return -1;
+        }
+    }
+
     static long produce(KafkaBroker kafka, String topic, int partitions, int perPartition, Corpus corpus,
                                 String compression) throws Exception {
         Map<String, Object> c = new HashMap<>();

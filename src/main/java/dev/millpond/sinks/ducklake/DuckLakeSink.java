@@ -69,6 +69,7 @@ public final class DuckLakeSink implements Sink {
     private final VariantCompanions variants;
     /** The row group bound on this sink's table; empty without a memory budget. */
     private final Optional<TableRowGroupSize> rowGroupSize;
+    private final TableParquetCodec codec;
     /** A flush of wide rows goes in several INSERTs of at most {@code insertSliceBytes} ({@link InsertSlices}). */
     private final long rowGroupRows;
     private final long insertSliceBytes;
@@ -102,6 +103,7 @@ public final class DuckLakeSink implements Sink {
         this.partitionValueColumns = settings.partitionBy().map(PartitionKeys::valueColumns).orElse(Set.of());
         this.rowGroupSize = settings.resources().map(r -> new TableRowGroupSize(connection, settings.schema(),
                 settings.table(), r.rowGroupRows()));
+        this.codec = new TableParquetCodec(connection, settings.schema(), settings.table());
         this.rowGroupRows = settings.resources().map(DuckDbResources::rowGroupRows).orElse(Long.MAX_VALUE);
         this.insertSliceBytes = settings.resources().map(DuckDbResources::insertSliceBytes).orElse(Long.MAX_VALUE);
         this.offsets = settings.lakeOffsetsGroupId()
@@ -199,6 +201,7 @@ public final class DuckLakeSink implements Sink {
         }
         liveTable.ensure(columns);
         rowGroupSize.ifPresent(TableRowGroupSize::ensure);
+        codec.ensure();
         LiveSchema live = liveTable.evolve(columns);
         List<VariantCompanions.Source> dualWritten = liveTable.ensureCompanions(variants.sourcesIn(columns));
         if (!dualWritten.isEmpty() && !companionTableNotInlined) {

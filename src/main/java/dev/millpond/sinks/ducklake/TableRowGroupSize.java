@@ -1,13 +1,9 @@
 package dev.millpond.sinks.ducklake;
 
-import dev.millpond.ducklake.DuckLakeSql;
-import dev.millpond.ducklake.Jdbc;
 import org.jboss.logging.Logger;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 
 /**
  * DuckDB holds a whole parquet row group per writing thread in memory, so the row group size bounds the write's
@@ -57,26 +53,16 @@ final class TableRowGroupSize {
         }
         checked = true;
         try {
-            long global = DUCKLAKE_DEFAULT_ROWS;
-            try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(
-                    "SELECT scope, value FROM lake.options() WHERE option_name = " + DuckLakeSql.literal(OPTION)
-                            + " AND (scope = 'GLOBAL' OR (scope = 'SCHEMA' AND scope_entry = "
-                            + DuckLakeSql.literal(schema) + ") OR (scope = 'TABLE' AND scope_entry = "
-                            + DuckLakeSql.literal(schema + "." + table) + "))")) {
-                while (rs.next()) {
-                    if (!"GLOBAL".equals(rs.getString(1))) {
-                        // An operator's (or an earlier start's) choice for this table or schema stands.
-                        effective = Long.parseLong(rs.getString(2).strip());
-                        return;
-                    }
-                    global = Long.parseLong(rs.getString(2).strip());
-                }
+            TableOptions.Scoped scoped = TableOptions.read(connection, OPTION, schema, table);
+            if (scoped.own().isPresent()) {
+                // An operator's (or an earlier start's) choice for this table or schema stands.
+                effective = Long.parseLong(scoped.own().get());
+                return;
             }
+            long global = scoped.global().map(Long::parseLong).orElse(DUCKLAKE_DEFAULT_ROWS);
             effective = Math.min(global, rows);
             if (global > rows) {
-                Jdbc.execute(connection, "CALL lake.set_option(" + DuckLakeSql.literal(OPTION) + ", "
-                        + DuckLakeSql.literal(Long.toString(rows)) + ", schema => " + DuckLakeSql.literal(schema)
-                        + ", table_name => " + DuckLakeSql.literal(table) + ")");
+                TableOptions.setOnTable(connection, OPTION, Long.toString(rows), schema, table);
                 LOG.infof("DuckLake option %s set to %d for the table %s.%s (the lake-wide value %d is left alone)",
                         OPTION, rows, schema, table, global);
             }

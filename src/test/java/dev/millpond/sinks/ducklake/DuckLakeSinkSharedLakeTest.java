@@ -47,7 +47,8 @@ class DuckLakeSinkSharedLakeTest {
 
             assertThat(options(f, "scope IS NULL")).as("lake-wide options").isEqualTo(global);
             assertThat(tableOptions).as("set once, on the sink's tables only")
-                    .containsExactly("_millpond_rejects:data_inlining_row_limit=0", "events:parquet_row_group_size=8192");
+                    .containsExactly("_millpond_rejects:data_inlining_row_limit=0", "events:parquet_compression=zstd",
+                            "events:parquet_row_group_size=8192");
             assertThat(tableOptions(f)).as("a restart writes no option").isEqualTo(tableOptions);
             assertThat(f.count("SELECT count(*) FROM lake.main.events"))
                     .isEqualTo(2L * SinkFixture.ABOVE_INLINING_LIMIT + 20_000);
@@ -65,10 +66,49 @@ class DuckLakeSinkSharedLakeTest {
             DuckLakeSink sink = f.sink(budgeted(f));
             sink.write(f.batch(SinkFixture.ids(0, SinkFixture.ABOVE_INLINING_LIMIT)));
 
-            assertThat(tableOptions(f)).as("only the rejects table's, which is not about row groups")
-                    .containsExactly("_millpond_rejects:data_inlining_row_limit=0");
+            assertThat(tableOptions(f)).as("the rejects table's and the codec, neither about row groups")
+                    .containsExactly("_millpond_rejects:data_inlining_row_limit=0", "events:parquet_compression=zstd");
             assertThat(options(f, "scope IS NULL")).contains("parquet_row_group_size=4096");
         }
+    }
+
+    @Test
+    void theSinksFilesAreZstdWhileTheOtherTablesKeepDuckLakesSnappy() throws Exception {
+        try (SinkFixture f = new SinkFixture()) {
+            DuckLakeSink sink = f.sink(budgeted(f));
+            sink.write(f.batch(SinkFixture.ids(0, SinkFixture.ABOVE_INLINING_LIMIT)));
+            f.execute("CREATE TABLE lake.main.theirs AS SELECT range AS id FROM range(20000)");
+
+            assertThat(codecs(f, "events")).containsExactly("ZSTD");
+            assertThat(codecs(f, "theirs")).containsExactly("SNAPPY");
+        }
+    }
+
+    @Test
+    void aCodecChosenForTheLakeOrTheSchemaStands() throws Exception {
+        for (String scope : List.of("", ", schema => 'main'")) {
+            try (SinkFixture f = new SinkFixture()) {
+                f.execute("CALL lake.set_option('parquet_compression', 'lz4_raw'" + scope + ")");
+                DuckLakeSink sink = f.sink(budgeted(f));
+                sink.write(f.batch(SinkFixture.ids(0, SinkFixture.ABOVE_INLINING_LIMIT)));
+
+                assertThat(tableOptions(f)).as(scope).noneMatch(o -> o.contains("parquet_compression"));
+                assertThat(codecs(f, "events")).as(scope).containsExactly("LZ4_RAW");
+            }
+        }
+    }
+
+    /** The distinct codecs of the table's parquet files' column chunks, as the files themselves say. */
+    private static List<String> codecs(SinkFixture f, String table) throws SQLException {
+        List<String> codecs = new ArrayList<>();
+        for (String file : f.rows("SELECT data_file FROM ducklake_list_files('lake', '" + table + "')")) {
+            for (String codec : f.rows("SELECT DISTINCT compression::VARCHAR FROM parquet_metadata('" + file + "')")) {
+                if (!codecs.contains(codec)) {
+                    codecs.add(codec);
+                }
+            }
+        }
+        return codecs;
     }
 
     private static DuckLakeSinkSettings budgeted(SinkFixture f) {
