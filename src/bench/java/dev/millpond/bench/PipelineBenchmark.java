@@ -214,6 +214,13 @@ public final class PipelineBenchmark {
             }
             options.add(0, aot.replace("/deployments/", app + "/"));
         }
+        // `-Dbench.profile=<dir>`: the whole process profiled (async-profiler), summarised after the run.
+        String profileDir = System.getProperty("bench.profile", "-").trim();
+        Path profile = null;
+        if (!profileDir.isEmpty() && !profileDir.equals("-")) {
+            profile = Path.of(profileDir).resolve("run-" + n + "-" + label + ".collapsed");
+            options.add(CpuProfile.in(Path.of(profileDir)).option(profile));
+        }
         env.put("DUCKLAKE_TABLE", "events_" + n); // each run lands every record anew
         env.put("GROUP_ID", "millpond-bench-" + n);
         System.setProperty("millpond.app.jar", jar);
@@ -237,6 +244,9 @@ public final class PipelineBenchmark {
                             + " memory.failcnt %d, OOM kills %d%n", cgroup.maxUsageBytes() >> 20,
                     pod.memoryLimitText(), cgroup.failCount(), cgroup.oomKills());
             long parquetBytes = parquetBytes(lake, "events_" + n);
+            if (profile != null) {
+                CpuProfile.summarise(profile, 15);
+            }
             return new Result(r.app, r.pod, r.compression, r.records, r.seconds, r.mb, r.startupCpu, r.startupWall,
                     r.firstFlush, r.cpu, parquetBytes, r.gcs,
                     r.gcSeconds, r.fullGcs, r.peakRssKb, cgroup.maxUsageBytes(), cgroup.failCount(),
